@@ -1,0 +1,1 @@
+"""The ``boardsat`` command line: a thin click layer over :mod:`solver`."""

@@ -1,0 +1,177 @@
+"""``boardsat``: the click command group. Parses options and dispatches by game.
+
+Each command reads the file's ``game`` key and hands over to the game's CLI
+module (``cli.terra_nova``, ``cli.terra_nova_solve``, ``cli.rift_valley``), which
+calls the library and renders the result. No game logic lives here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from cli.console import user_errors
+from solver import __version__
+from solver.cpsat import default_workers
+from solver.errors import InputError
+from solver.games import game_of
+
+FILE = click.Path(exists=False, dir_okay=False, path_type=Path)
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+@click.group(context_settings=CONTEXT)
+@click.version_option(__version__, "-V", "--version", prog_name="boardsat")
+def main() -> None:
+    """Solve board-game puzzle positions with proven-optimal answers.
+
+    Games: Terra Nova (Winning Moves 2006) and Rift Valley Reserve. Positions are
+    TOML files (see FORMATS.md); the game is read from the file's `game` key.
+    Every answer the CP-SAT solver finds is replayed through an independent
+    reference rules engine before it is printed.
+
+    \b
+    Examples:
+      boardsat show positions/terra-nova/setup-2p.toml
+      boardsat solve positions/terra-nova/puzzles/closing-demo.toml
+      boardsat solve FILE --turns 2 --time-limit 30 --json
+    """
+
+
+def _workers_option(func):
+    return click.option(
+        "--workers", type=click.IntRange(1), default=default_workers, show_default="machine cores",
+        help="CP-SAT worker threads (or parallel processes for generate).",
+    )(func)
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("file", type=FILE)
+@user_errors
+def show(file: Path) -> None:
+    """Draw the position in FILE in colour: board, pieces or elements, scores."""
+    game = game_of(file)
+    if game == "terra-nova":
+        from cli import terra_nova
+        terra_nova.show(file)
+    else:
+        from cli import rift_valley
+        rift_valley.show(file)
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("file", type=FILE)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@click.option("--via-model", is_flag=True,
+              help="Count by enumerating the CP-SAT turn model's solutions instead of the engine.")
+@user_errors
+def perft(file: Path, as_json: bool, via_model: bool) -> None:
+    """Count the legal turns of the player to move in FILE (Terra Nova).
+
+    Turns are counted as distinct action sequences (`c4-f4 #d5 #e5` and
+    `c4-f4 #e5 #d5` are two); `positions` counts the distinct positions they
+    lead to.
+    """
+    _require(file, "terra-nova", "perft")
+    if via_model:
+        from cli import terra_nova_solve
+        terra_nova_solve.perft_via_model(file, as_json=as_json)
+    else:
+        from cli import terra_nova
+        terra_nova.perft(file, as_json=as_json)
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("files", type=FILE, nargs=-1, required=True)
+@click.option("--turns", type=click.IntRange(1), default=None,
+              help="Terra Nova: turns to play (default: until the game ends).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--out", type=FILE, default=None, help="Terra Nova: write the final position here.")
+@click.option("--players", type=click.IntRange(2, 5), default=None,
+              help="Rift Valley: number of players (default: one per board file).")
+@click.option("--player-out-ends-game", is_flag=True,
+              help="Terra Nova rule option: the game ends when a player has no piece left.")
+@click.option("--stops-block-all-colours", is_flag=True,
+              help="Rift Valley rule option: stops of any two colours may not touch.")
+@user_errors
+def play(files: tuple[Path, ...], turns: int | None, seed: int, out: Path | None,
+         players: int | None, player_out_ends_game: bool, stops_block_all_colours: bool) -> None:
+    """Play a seeded random game from FILES and print every turn and the scores.
+
+    Terra Nova: one position file; plays random legal turns from it.
+    Rift Valley: board files, one per player (their rifts are assigned to the
+    players in order), or one board with --players.
+    """
+    game = game_of(files[0])
+    if game == "terra-nova":
+        if len(files) != 1:
+            raise InputError("Terra Nova play takes exactly one position file")
+        from cli import terra_nova
+        terra_nova.play(files[0], turns=turns, seed=seed, out=out,
+                        player_out_ends_game=player_out_ends_game)
+    else:
+        from cli import rift_valley
+        rift_valley.play(files, players=players, seed=seed,
+                         stops_block_all_colours=stops_block_all_colours)
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("file", type=FILE)
+@click.option("--turns", type=click.IntRange(1), default=None,
+              help="Terra Nova: solve a closing puzzle over N turns "
+                   "(default: the file's [puzzle], else best-turn).")
+@click.option("--draws", type=click.IntRange(0), default=None,
+              help="Rift Valley: element budget (default: the file's `draws`, else unlimited).")
+@click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=None,
+              help="Seconds; on timeout the best answer found is printed, marked not proven.")
+@_workers_option
+@click.option("--seed", type=int, default=0, show_default=True, help="CP-SAT random seed.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (FORMATS.md).")
+@user_errors
+def solve(file: Path, turns: int | None, draws: int | None, time_limit: float | None,
+          workers: int, seed: int, as_json: bool) -> None:
+    """Find the proven-optimal answer to the puzzle in FILE.
+
+    Terra Nova: best-turn (one turn, most points, then fewest points to others)
+    or closing (N turns in a row while the others stand still). Rift Valley:
+    the highest score the player can reach with the draw budget. The answer is
+    replayed through the reference engine before it is printed.
+    """
+    from solver.cpsat import SolveParams
+    params = SolveParams(time_limit=time_limit, workers=workers, seed=seed)
+    game = game_of(file)
+    if game == "terra-nova":
+        if draws is not None:
+            raise InputError("--draws is for Rift Valley files", path=file)
+        from cli import terra_nova_solve
+        terra_nova_solve.solve(file, turns=turns, params=params, as_json=as_json)
+    else:
+        if turns is not None:
+            raise InputError("--turns is for Terra Nova files", path=file)
+        from cli import rift_valley
+        rift_valley.solve(file, draws=draws, params=params, as_json=as_json)
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("file", type=FILE)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (FORMATS.md).")
+@user_errors
+def verify(file: Path, as_json: bool) -> None:
+    """Check FILE's [solution] with the reference engine: legal, and worth its value.
+
+    Exit status 0 when the solution holds, 1 when it does not, 2 for bad input.
+    """
+    game = game_of(file)
+    if game == "terra-nova":
+        from cli import terra_nova_solve
+        terra_nova_solve.verify(file, as_json=as_json)
+    else:
+        from cli import rift_valley
+        rift_valley.verify(file, as_json=as_json)
+
+
+def _require(file: Path, game: str, command: str) -> None:
+    found = game_of(file)
+    if found != game:
+        raise InputError(f"'{command}' is for {game} positions, this file is {found}", path=file)

@@ -1,0 +1,19 @@
+"""The one CP-SAT solve harness every game's model goes through."""
+
+from solver.cpsat.harness import (
+    SolveParams,
+    SolveResult,
+    default_workers,
+    enumerate_projections,
+    solve,
+    solve_lexicographic,
+)
+
+__all__ = [
+    "SolveParams",
+    "SolveResult",
+    "default_workers",
+    "enumerate_projections",
+    "solve",
+    "solve_lexicographic",
+]

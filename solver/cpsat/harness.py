@@ -1,0 +1,261 @@
+"""One place where CP-SAT models are solved: limits, workers, seed, progress, results.
+
+Game-neutral: it takes a built ``cp_model.CpModel`` and returns a
+:class:`SolveResult` plus the solver (for reading values). Ctrl-C during a
+solve stops the search and returns the best solution found so far instead of
+raising, so callers can still print it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+ProgressFn = Callable[[float, float, float], None]
+"""Called on every improving solution with ``(objective, best_bound, wall_seconds)``."""
+
+
+def default_workers() -> int:
+    """The machine's cores (what ``--workers`` defaults to)."""
+    return max(1, os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class SolveParams:
+    """How to run CP-SAT. ``time_limit=None`` means no limit."""
+
+    time_limit: float | None = None
+    workers: int = field(default_factory=default_workers)
+    seed: int = 0
+    log: bool = False
+
+    def with_time_limit(self, seconds: float | None) -> SolveParams:
+        """A copy with another time limit."""
+        return replace(self, time_limit=seconds)
+
+
+_STATUS = {
+    cp_model.OPTIMAL: "optimal",
+    cp_model.FEASIBLE: "feasible",
+    cp_model.INFEASIBLE: "infeasible",
+    cp_model.MODEL_INVALID: "model_invalid",
+    cp_model.UNKNOWN: "unknown",
+}
+
+
+@dataclass
+class SolveResult:
+    """Outcome of one solve (or of a lexicographic sequence of solves)."""
+
+    status: str
+    objective: float | None
+    bound: float | None
+    wall_s: float
+    stats: dict[str, Any]
+    interrupted: bool = False
+
+    @property
+    def optimal(self) -> bool:
+        """True only when CP-SAT proved optimality (or, without objective, feasibility)."""
+        return self.status == "optimal"
+
+    @property
+    def feasible(self) -> bool:
+        """True when a solution is available (proven optimal or not)."""
+        return self.status in ("optimal", "feasible")
+
+
+def _configure(solver: cp_model.CpSolver, params: SolveParams) -> None:
+    p = solver.parameters
+    p.num_workers = params.workers
+    p.random_seed = params.seed
+    p.log_search_progress = params.log
+    if params.time_limit is not None:
+        p.max_time_in_seconds = max(0.001, float(params.time_limit))
+
+
+@contextmanager
+def _stop_on_sigint(solver: cp_model.CpSolver, flag: list[bool]) -> Iterator[None]:
+    """While solving, Ctrl-C asks CP-SAT to stop and keep its best solution."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        flag[0] = True
+        solver.stop_search()
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+class _Progress(cp_model.CpSolverSolutionCallback):
+    def __init__(self, report: ProgressFn):
+        super().__init__()
+        self._report = report
+
+    def on_solution_callback(self) -> None:
+        self._report(self.objective_value, self.best_objective_bound, self.wall_time)
+
+
+def _stats(solver: cp_model.CpSolver) -> dict[str, Any]:
+    return {
+        "branches": solver.num_branches,
+        "conflicts": solver.num_conflicts,
+        "booleans": solver.num_booleans,
+        "deterministic_time": round(solver.deterministic_time, 4),
+    }
+
+
+def solve(
+    model: cp_model.CpModel,
+    params: SolveParams,
+    *,
+    progress: ProgressFn | None = None,
+    solver: cp_model.CpSolver | None = None,
+) -> tuple[cp_model.CpSolver, SolveResult]:
+    """Solve ``model`` under ``params``; return the solver (to read values) and the result."""
+    solver = solver or cp_model.CpSolver()
+    _configure(solver, params)
+    interrupted = [False]
+    callback = _Progress(progress) if progress else None
+    start = time.perf_counter()
+    with _stop_on_sigint(solver, interrupted):
+        code = solver.solve(model, callback) if callback else solver.solve(model)
+    wall = time.perf_counter() - start
+    status = _STATUS.get(code, "unknown")
+    has_objective = model.has_objective()
+    feasible = status in ("optimal", "feasible")
+    result = SolveResult(
+        status=status,
+        objective=solver.objective_value if has_objective and feasible else None,
+        bound=solver.best_objective_bound if has_objective and feasible else None,
+        wall_s=wall,
+        stats=_stats(solver),
+        interrupted=interrupted[0],
+    )
+    return solver, result
+
+
+def solve_lexicographic(
+    model: cp_model.CpModel,
+    objectives: Sequence[tuple[cp_model.LinearExprT, str]],
+    params: SolveParams,
+    *,
+    progress: ProgressFn | None = None,
+) -> tuple[cp_model.CpSolver, SolveResult, list[int]]:
+    """Optimise ``objectives`` in order (each ``(expr, "max"|"min")``), fixing each optimum.
+
+    Each stage hints the previous stage's solution. The time limit is shared by all
+    stages. Returns the solver holding the last stage's solution, a combined result
+    (``optimal`` only if every stage was proven optimal; ``objective`` is the first
+    stage's value) and the per-stage values. A stage that finds no proof keeps its
+    best value fixed and the remaining stages still run, so the answer is always
+    the best one found.
+    """
+    start = time.perf_counter()
+    values: list[int] = []
+    all_optimal = True
+    interrupted = False
+    first_bound: float | None = None
+    totals: dict[str, Any] = {}
+    solver = cp_model.CpSolver()
+    last: SolveResult | None = None
+    for stage, (expr, sense) in enumerate(objectives):
+        model.clear_objective()
+        if sense == "max":
+            model.maximize(expr)
+        elif sense == "min":
+            model.minimize(expr)
+        else:
+            raise ValueError(f"objective sense must be 'max' or 'min', not {sense!r}")
+        remaining = None
+        if params.time_limit is not None:
+            remaining = max(0.01, params.time_limit - (time.perf_counter() - start))
+        stage_params = params.with_time_limit(remaining)
+        solver = cp_model.CpSolver()
+        solver, last = solve(
+            model, stage_params, progress=progress if stage == 0 else None, solver=solver
+        )
+        for key, value in last.stats.items():
+            totals[key] = totals.get(key, 0) + value
+        if not last.feasible:
+            return solver, replace(last, wall_s=time.perf_counter() - start, stats=totals), values
+        value = round(last.objective)
+        if stage == 0:
+            first_bound = last.bound
+        values.append(value)
+        all_optimal &= last.optimal
+        interrupted |= last.interrupted
+        model.add(expr == value)
+        _hint_from(model, solver)
+        if interrupted:
+            break
+    model.clear_objective()
+    assert last is not None
+    return (
+        solver,
+        SolveResult(
+            status="optimal" if all_optimal and not interrupted else "feasible",
+            objective=values[0] if values else None,
+            bound=first_bound,
+            wall_s=time.perf_counter() - start,
+            stats=totals,
+            interrupted=interrupted,
+        ),
+        values,
+    )
+
+
+def _hint_from(model: cp_model.CpModel, solver: cp_model.CpSolver) -> None:
+    """Hint every model variable with its value in ``solver``'s last solution."""
+    model.clear_hints()
+    proto = model.proto
+    for index in range(len(proto.variables)):
+        var = model.get_int_var_from_proto_index(index)
+        model.add_hint(var, solver.value(var))
+
+
+def enumerate_projections(
+    model: cp_model.CpModel,
+    variables: Sequence[cp_model.IntVar],
+    params: SolveParams,
+) -> set[tuple[int, ...]]:
+    """All distinct value tuples of ``variables`` over the model's solutions.
+
+    Runs CP-SAT's solution enumeration (single worker, presolve off, as enumeration
+    requires) and projects every solution onto ``variables``; auxiliary variables
+    that multiply solutions are deduplicated away. The model must have no objective.
+    """
+    if model.has_objective():
+        raise ValueError("enumeration needs a model without objective")
+
+    class Collector(cp_model.CpSolverSolutionCallback):
+        def __init__(self) -> None:
+            super().__init__()
+            self.seen: set[tuple[int, ...]] = set()
+
+        def on_solution_callback(self) -> None:
+            self.seen.add(tuple(self.value(v) for v in variables))
+
+    solver = cp_model.CpSolver()
+    _configure(solver, replace(params, workers=1))
+    solver.parameters.enumerate_all_solutions = True
+    collector = Collector()
+    interrupted = [False]
+    with _stop_on_sigint(solver, interrupted):
+        code = solver.solve(model, collector)
+    if code != cp_model.OPTIMAL and code != cp_model.INFEASIBLE:
+        raise TimeoutError(f"enumeration did not finish ({_STATUS.get(code, code)})")
+    return collector.seen

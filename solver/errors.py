@@ -1,0 +1,48 @@
+"""Errors that carry the file and the place of bad input.
+
+Every reader, validator and notation parser raises :class:`InputError` for input a
+user can fix. The CLI prints ``str(error)`` as one line and exits with status 2;
+nothing else about bad input ever reaches the user as a traceback.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class InputError(Exception):
+    """Bad user input: names the file, the place in it, and what is wrong.
+
+    ``place`` is free text such as ``"line 4"``, ``"cell d7"``, ``"key scores.blue"``
+    or ``"turn 2, action 'c4-f4'"``; either part may be missing.
+    """
+
+    def __init__(self, message: str, *, path: str | Path | None = None, place: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.path = str(path) if path is not None else None
+        self.place = place
+
+    def located(self, *, path: str | Path | None = None, place: str | None = None) -> InputError:
+        """Return a copy with the file and/or place filled in where still missing."""
+        return InputError(
+            self.message,
+            path=self.path if self.path is not None else path,
+            place=self.place if self.place is not None else place,
+        )
+
+    def __str__(self) -> str:
+        where = ": ".join(part for part in (self.path, self.place) if part)
+        return f"{where}: {self.message}" if where else self.message
+
+
+class PuzzleError(InputError):
+    """A well-formed file whose puzzle cannot be posed (e.g. no legal turn, bad target)."""
+
+
+class EngineDisagreement(RuntimeError):
+    """The reference engine rejected or re-scored an answer the CP-SAT model produced.
+
+    This is a bug in the model or the engine, never bad input: the CLI exits with 1
+    and shows both sides.
+    """

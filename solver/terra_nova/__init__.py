@@ -1,0 +1,1 @@
+"""Terra Nova (Winning Moves 2006): positions, reference engine, CP-SAT models, generator."""

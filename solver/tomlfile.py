@@ -1,0 +1,133 @@
+"""Reading TOML position files with located, one-line errors.
+
+Shared by every game's file format: it knows TOML and key checking, nothing
+about any game.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import tomllib
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from solver.errors import InputError
+
+_LINE_COL = re.compile(r"\(at line (\d+), column (\d+)\)")
+
+
+def load_toml(path: str | Path) -> tuple[dict[str, Any], str]:
+    """Read ``path`` and return ``(data, text)``; raise InputError for unreadable or bad TOML."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError("no such file", path=path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, not a position file", path=path) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read: {exc}", path=path) from None
+    return parse_toml(text, path), text
+
+
+def parse_toml(text: str, path: str | Path | None = None) -> dict[str, Any]:
+    """Parse TOML text; a syntax error becomes an InputError naming line and column."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        match = _LINE_COL.search(message)
+        place = f"line {match.group(1)}, column {match.group(2)}" if match else None
+        message = _LINE_COL.sub("", message).strip()
+        raise InputError(f"malformed TOML: {message}", path=path, place=place) from None
+
+
+def key_line(text: str, key: str) -> int | None:
+    """Best-effort 1-based line number where ``key`` (last dotted part) is assigned."""
+    name = re.escape(key.rsplit(".", 1)[-1])
+    pattern = re.compile(rf"^\s*(?:\[\s*{name}\s*\]|{name}\s*=|[\w.]*\.{name}\s*=)")
+    for number, line in enumerate(text.splitlines(), start=1):
+        if pattern.search(line):
+            return number
+    return None
+
+
+def place_of(text: str, key: str) -> str:
+    """A place string for key ``key``: ``"line N (key)"`` when the line is found."""
+    line = key_line(text, key)
+    return f"line {line} (key '{key}')" if line else f"key '{key}'"
+
+
+def check_keys(
+    table: Mapping[str, Any],
+    allowed: Iterable[str],
+    *,
+    text: str,
+    path: str | Path | None,
+    prefix: str = "",
+) -> None:
+    """Reject keys of ``table`` that are not in ``allowed`` (the first one, sorted)."""
+    unknown = sorted(set(table) - set(allowed))
+    if unknown:
+        key = f"{prefix}{unknown[0]}"
+        raise InputError(
+            f"unknown key '{key}' (allowed here: {', '.join(sorted(allowed))})",
+            path=path,
+            place=place_of(text, key),
+        )
+
+
+def require_type(
+    value: Any, kind: type | tuple[type, ...], key: str, *, text: str, path: str | Path | None
+) -> Any:
+    """Return ``value`` when it is of ``kind`` (bools are never ints); else raise InputError."""
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    ok = isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds)
+    if not ok:
+        expected = " or ".join(k.__name__ for k in kinds)
+        raise InputError(
+            f"'{key}' must be {expected}, not {type(value).__name__}",
+            path=path,
+            place=place_of(text, key),
+        )
+    return value
+
+
+def board_text_line(text: str, key: str, row: int) -> int | None:
+    """1-based file line of the ``row``-th (0-based) non-blank line of multi-line string ``key``."""
+    start = key_line(text, key)
+    if start is None:
+        return None
+    lines = text.splitlines()
+    first = lines[start - 1]
+    after_quotes = first.split('"""', 1)[1] if '"""' in first else ""
+    seen = -1
+    if after_quotes.strip():
+        seen += 1
+        if seen == row:
+            return start
+    for number in range(start + 1, len(lines) + 1):
+        content = lines[number - 1]
+        if content.strip().startswith('"""'):
+            return None
+        if content.strip():
+            seen += 1
+            if seen == row:
+                return number
+    return None
+
+
+def atomic_write_text(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically (temp file in the same folder, then rename)."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

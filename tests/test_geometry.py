@@ -1,0 +1,59 @@
+"""Shared geometry: cell names, odd-r hex neighbours and rays, square neighbourhoods."""
+
+import pytest
+
+from solver.geometry import HexGrid, SquareGrid, cell_name, column_index, column_name, parse_cell
+
+
+@pytest.mark.parametrize("col,letters", [(0, "a"), (25, "z"), (26, "aa"), (27, "ab"), (52, "ba")])
+def test_column_names_continue_past_z(col, letters):
+    assert column_name(col) == letters
+    assert column_index(letters) == col
+
+
+def test_cell_names_round_trip():
+    assert cell_name(6, 3) == "d7"
+    assert parse_cell("d7") == (6, 3)
+    for bad in ("7d", "d0", "D7", "", "d-1", "#d7"):
+        with pytest.raises(ValueError):
+            parse_cell(bad)
+
+
+def test_odd_r_neighbours_match_formats_md():
+    grid = HexGrid.full(5, 5)
+    # even row 2, col 2: (r,c±1) (r-1,c-1) (r-1,c) (r+1,c-1) (r+1,c)
+    even = {grid.coords[n] for n in grid.neighbours[grid.index(2, 2)]}
+    assert even == {(2, 1), (2, 3), (1, 1), (1, 2), (3, 1), (3, 2)}
+    # odd row 1, col 2: (r,c±1) (r-1,c) (r-1,c+1) (r+1,c) (r+1,c+1)
+    odd = {grid.coords[n] for n in grid.neighbours[grid.index(1, 2)]}
+    assert odd == {(1, 1), (1, 3), (0, 2), (0, 3), (2, 2), (2, 3)}
+
+
+def test_adjacency_is_symmetric_and_missing_cells_do_not_exist():
+    grid = HexGrid.from_mask([[False, True, True], [True, True, False], [True, True, True]])
+    assert grid.size == 7
+    assert grid.index(0, 0) is None
+    adj = grid.adjacency
+    assert (adj == adj.T).all()
+    assert not adj.diagonal().any()
+    with pytest.raises(ValueError):
+        grid.cell("a1")
+
+
+def test_rays_repeat_one_step_until_the_edge():
+    grid = HexGrid.full(4, 4)
+    start = grid.index(0, 0)
+    se = [grid.coords[c] for c in grid.rays[start][4]]
+    assert se == [(1, 0), (2, 1), (3, 1)]  # SE alternates with row parity in odd-r
+    assert grid.rays[start][1] == ()  # west of the left edge: nothing
+
+
+def test_square_grid_neighbourhoods_and_segments():
+    grid = SquareGrid(rows=3, cols=4)
+    corner = grid.cell("a1")
+    assert len(grid.orthogonal[corner]) == 2
+    assert len(grid.king[corner]) == 3
+    assert len(grid.king[grid.cell("b2")]) == 8
+    column = grid.segment(grid.cell("a1"), grid.cell("a3"))
+    assert [grid.name(c) for c in column] == ["a1", "a2", "a3"]
+    assert grid.segment(grid.cell("a1"), grid.cell("b2")) is None
