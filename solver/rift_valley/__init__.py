@@ -1,0 +1,1 @@
+"""Rift Valley Reserve: positions, reference engine, CP-SAT max-score model, generator."""
