@@ -1,0 +1,261 @@
+"""CP-SAT model of the Rift Valley max-score puzzle: which stops, trails and tents to draw.
+
+The rules are written here again as constraints, independently of the
+reference engine (which only checks the answer afterwards); only the rule
+numbers of :mod:`solver.rift_valley.rules` are shared:
+
+* ``stop[c]`` for every cell a new own stop may take, ``trail[k]`` for every
+  candidate trail shape (:mod:`solver.rift_valley.model_candidates`),
+  ``tent[c]`` for every cell a new tent may take;
+* one element per cell: on each cell at most one of a new stop, a new tent and
+  the trails passing through it (a trail's end stops are not "passed");
+* a trail needs both end stops; two own stops are never orthogonal neighbours;
+* the tent limit counts every colour's tents; the budget counts new elements;
+* the first-stop rule: if anything is drawn, some new stop is away from animals
+  (it is drawn first);
+* the score as variables: ``conn[s]`` (a trail ends at stop ``s``), ``adj[a]``
+  (a trail cell is next to animal ``a``), ``near[t, s]`` (tent ``t`` has
+  connected stop ``s`` beside it). Being a maximisation, these auxiliaries are
+  only bounded from above by what makes them true; at the optimum they are
+  exact.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from solver.rift_valley.model_candidates import Candidates, area_score, candidates
+from solver.rift_valley.notation import Draw, DrawStop, DrawTent, DrawTrail
+from solver.rift_valley.position import Position
+from solver.rift_valley.rules import (
+    ANIMAL_POINTS,
+    MAX_TENTS_PER_BOARD,
+    TENT_POINTS_PER_STOP,
+    UNCONNECTED_STOP_PENALTY,
+)
+
+
+@dataclass
+class MaxScoreModel:
+    """The built model and the variables needed to read an answer back."""
+
+    model: cp_model.CpModel
+    candidates: Candidates
+    stop: dict[int, cp_model.IntVar]
+    trail: list[cp_model.IntVar]
+    tent: dict[int, cp_model.IntVar]
+    safe_stops: tuple[int, ...]
+    first_stop_rule: bool
+    objective: cp_model.LinearExpr
+
+    def draws(self, solver: cp_model.CpSolver) -> list[Draw]:
+        """The chosen elements in a legal drawing order.
+
+        Stops first (under the first-stop rule a stop away from animals leads),
+        then trails (their end stops are all drawn by then), then tents.
+        """
+        stops = [c for c, var in self.stop.items() if solver.boolean_value(var)]
+        if self.first_stop_rule and stops:
+            safe = [c for c in stops if c in self.safe_stops]
+            stops.remove(safe[0])
+            stops.insert(0, safe[0])
+        trails = [cand.trail for cand, var in zip(self.candidates.trails, self.trail, strict=True)
+                  if solver.boolean_value(var)]
+        tents = [c for c, var in self.tent.items() if solver.boolean_value(var)]
+        return ([DrawStop(c) for c in stops] + [DrawTrail(t) for t in trails]
+                + [DrawTent(c) for c in tents])
+
+
+def animal_free_cells(position: Position) -> frozenset[int]:
+    """Cells with no animal among their 8 neighbours (where a first stop may go)."""
+    board, grid = position.board, position.grid
+    animals = set(board.animal_cells)
+    return frozenset(c for c in range(grid.size) if not any(nb in animals for nb in grid.king[c]))
+
+
+def build_model(position: Position, draws: int | None,
+                stops_block_all_colours: bool = False) -> MaxScoreModel:
+    """The max-score model for ``position.player`` with ``draws`` new elements (None: any)."""
+    grid = position.grid
+    cand = candidates(position, stops_block_all_colours)
+    model = cp_model.CpModel()
+    true = model.new_constant(1)
+
+    stop = {c: model.new_bool_var(f"stop_{grid.name(c)}") for c in cand.stop_cells}
+    tent = {c: model.new_bool_var(f"tent_{grid.name(c)}") for c in cand.tent_cells}
+    trail = [model.new_bool_var(f"trail_{k}") for k in range(len(cand.trails))]
+    endpoints = cand.endpoints
+    stop_lit = {s: stop.get(s, true) for s in endpoints}
+
+    ending: dict[int, list[cp_model.IntVar]] = {s: [] for s in endpoints}
+    passing: dict[int, list[cp_model.IntVar]] = {}
+    for cand_trail, var in zip(cand.trails, trail, strict=True):
+        for s in cand_trail.ends:
+            ending[s].append(var)
+            model.add_implication(var, stop_lit[s])
+        for c in cand_trail.interior:
+            passing.setdefault(c, []).append(var)
+
+    _one_element_per_cell(model, grid.size, stop, tent, passing)
+    _one_trail_per_side(model, grid, cand, trail, stop_lit)
+    _stop_spacing(model, grid, stop)
+
+    own = position.of(position.player)
+    own_trail_cells = {c for t in own.trails for c in t.cells(grid)}
+    own_trail_ends = {s for t in own.trails for s in t.ends}
+    conn = {s: true if s in own_trail_ends else model.new_bool_var(f"conn_{grid.name(s)}")
+            for s in endpoints}
+    for s in endpoints:
+        if s not in own_trail_ends:
+            model.add_bool_or(ending[s]).only_enforce_if(conn[s])
+            model.add_implication(conn[s], stop_lit[s])
+
+    safe = animal_free_cells(position)
+    safe_stops = tuple(c for c in cand.stop_cells if c in safe)
+    _new_stops_connected(model, stop, conn, safe_stops, position.first_stop_rule)
+
+    score: list[cp_model.LinearExprT] = []
+    score.append(sum(area_score(position, t.cells(grid)) for t in own.trails))
+    score.append(cp_model.LinearExpr.weighted_sum(trail, [t.areas for t in cand.trails]))
+    score.append(_animals(model, position, own_trail_cells, conn, passing))
+    score.append(_tents(model, position, tent, conn))
+    for s in endpoints:
+        score.append(UNCONNECTED_STOP_PENALTY * (stop_lit[s] - conn[s]))
+
+    new_elements = list(stop.values()) + trail + list(tent.values())
+    tents_drawn = sum(len(e.tents) for _, e in position.elements)
+    model.add(sum(tent.values()) <= max(0, MAX_TENTS_PER_BOARD - tents_drawn))
+    if draws is not None:
+        model.add(sum(new_elements) <= draws)
+    if position.first_stop_rule:
+        _first_stop(model, new_elements, [stop[c] for c in safe_stops])
+
+    objective = sum(score)
+    model.maximize(objective)
+    return MaxScoreModel(model, cand, stop, trail, tent, safe_stops,
+                         position.first_stop_rule, objective)
+
+
+def _one_element_per_cell(model: cp_model.CpModel, size: int, stop: dict, tent: dict,
+                          passing: dict) -> None:
+    """At most one of: a new stop, a new tent, a trail passing through — per cell."""
+    for c in range(size):
+        lits = ([stop[c]] if c in stop else []) + ([tent[c]] if c in tent else [])
+        lits += passing.get(c, [])
+        if len(lits) >= 2:
+            model.add_at_most_one(lits)
+
+
+def _one_trail_per_side(model: cp_model.CpModel, grid, cand: Candidates, trail: list,
+                        stop_lit: dict) -> None:
+    """Redundant: at most one trail leaves a stop through each of its four sides, and only
+    if the stop is drawn.
+
+    Every trail leaving stop ``s`` towards a side passes the neighbour cell
+    there (the other end is never that neighbour: own stops are not
+    orthogonal neighbours), so the one-element-per-cell rule already implies
+    it; stated per stop it ties the trails' sum to ``stop[s]`` and tightens the
+    LP bound, which otherwise lets one fractional stop carry many trails.
+    """
+    leaving: dict[tuple[int, int], list] = {}
+    for cand_trail, var in zip(cand.trails, trail, strict=True):
+        interior = set(cand_trail.interior)
+        for s in cand_trail.ends:
+            side = next(nb for nb in grid.orthogonal[s] if nb in interior)
+            leaving.setdefault((s, side), []).append(var)
+    for (s, _), vars_ in sorted(leaving.items()):
+        if len(vars_) >= 2:
+            model.add(sum(vars_) <= stop_lit[s])
+
+
+def _stop_spacing(model: cp_model.CpModel, grid, stop: dict) -> None:
+    """Two new own stops are never orthogonal neighbours (existing ones are pruned already)."""
+    for c in stop:
+        for nb in grid.orthogonal[c]:
+            if nb > c and nb in stop:
+                model.add_bool_or([~stop[c], ~stop[nb]])
+
+
+def _new_stops_connected(model: cp_model.CpModel, stop: dict, conn: dict,
+                         safe_stops: tuple[int, ...], first_stop_rule: bool) -> None:
+    """Sound reduction: new stops are connected, except one animal-free first stop.
+
+    Removing an unconnected new stop from any answer gains 2 points, frees one
+    draw and can make nothing illegal (stops only forbid). The one exception
+    is the first-stop rule, which may need an animal-free stop even when no
+    trail uses it; one such stop is enough. So some optimal answer has every
+    new stop connected, except at most one animal-free one under the rule.
+    """
+    loose = []
+    for c, var in stop.items():
+        if first_stop_rule and c in safe_stops:
+            loose.append(var - conn[c])
+        else:
+            model.add_implication(var, conn[c])
+    if loose:
+        model.add(sum(loose) <= 1)
+
+
+def _animals(model: cp_model.CpModel, position: Position, own_trail_cells: set[int],
+             conn: dict, passing: dict) -> cp_model.LinearExprT:
+    """Animal points: ``adj[a]`` may be 1 only if a trail cell (end stops too) is beside ``a``.
+
+    A new trail covers its end stops (then connected) and its interior cells.
+    """
+    grid, board = position.grid, position.board
+    terms: list[cp_model.LinearExprT] = []
+    for a in board.animal_cells:
+        points = ANIMAL_POINTS[board.terrain[a]]
+        if any(nb in own_trail_cells for nb in grid.king[a]):
+            terms.append(points)
+            continue
+        cover = []
+        for nb in grid.king[a]:
+            if nb in conn:
+                cover.append(conn[nb])
+            cover += passing.get(nb, [])
+        if not cover:
+            continue
+        adj = model.new_bool_var(f"animal_{grid.name(a)}")
+        model.add(adj <= sum(cover))
+        terms.append(points * adj)
+    return sum(terms)
+
+
+def _tents(model: cp_model.CpModel, position: Position, tent: dict,
+           conn: dict) -> cp_model.LinearExprT:
+    """Tent points: ``near[t, s]`` may be 1 only if tent ``t`` is drawn and stop ``s`` connected.
+
+    Sound reduction: a new tent with no connected stop beside it scores 0, so
+    some optimal answer never draws one; it is required to have one.
+    """
+    grid = position.grid
+    true = model.new_constant(1)
+    tents = [(t, true) for t in sorted(position.of(position.player).tents)] + list(tent.items())
+    terms: list[cp_model.LinearExprT] = []
+    for t, lit in tents:
+        near = []
+        for s in grid.king[t]:
+            if s in conn:
+                var = model.new_bool_var(f"near_{grid.name(t)}_{grid.name(s)}")
+                model.add_implication(var, lit)
+                model.add_implication(var, conn[s])
+                near.append(var)
+        if t in tent:
+            model.add_bool_or(near).only_enforce_if(tent[t])
+        terms.append(TENT_POINTS_PER_STOP * sum(near))
+    return sum(terms)
+
+
+def _first_stop(model: cp_model.CpModel, new_elements: list, safe_stop_vars: list) -> None:
+    """First-stop rule: if the player draws anything, some new stop is away from animals.
+
+    The first draw must be such a stop, so without one nothing can be drawn
+    (not even a trail between existing stops or a tent).
+    """
+    drawn = model.new_bool_var("drawn")
+    for var in new_elements:
+        model.add_implication(var, drawn)
+    model.add_bool_or(safe_stop_vars).only_enforce_if(drawn)

@@ -1,0 +1,102 @@
+"""Solve a Rift Valley max-score puzzle with the CP-SAT model and check it with the engine.
+
+The answer is replayed through the reference engine (draw by draw, in the
+reported order) and re-scored there; any disagreement with the model raises
+:class:`~solver.errors.EngineDisagreement`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from solver.cpsat import SolveParams, solve
+from solver.cpsat.harness import ProgressFn
+from solver.errors import EngineDisagreement, PuzzleError
+from solver.rift_valley.engine import IllegalDraw, play_draws, validate
+from solver.rift_valley.model import build_model
+from solver.rift_valley.notation import Draw, format_draw
+from solver.rift_valley.position import Position
+from solver.rift_valley.rules import DEFAULT_RULES, Rules
+from solver.rift_valley.scoring import Score, score
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A solved max-score puzzle.
+
+    ``value`` is the player's score on the board after ``draws`` (in a legal
+    drawing order); ``optimal`` is True only when CP-SAT proved it; ``bound``
+    is the proven upper bound. ``before``/``after`` are the positions around the
+    draws (``before`` carries the budget used) and ``breakdown`` the engine's
+    score of ``after``.
+    """
+
+    value: int
+    draws: tuple[Draw, ...]
+    optimal: bool
+    bound: int | None
+    wall_s: float
+    before: Position
+    after: Position
+    breakdown: Score
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def draw_strings(self) -> list[str]:
+        """The draws in notation."""
+        return [format_draw(d, self.before.grid) for d in self.draws]
+
+
+def solve_max_score(position: Position, draws: int | None = None,
+                    params: SolveParams | None = None, rules: Rules = DEFAULT_RULES,
+                    progress: ProgressFn | None = None) -> Answer:
+    """The highest score ``position.player`` can reach on this board, with the draws to get it.
+
+    ``draws`` overrides the position's budget; None keeps it (for an unlimited
+    budget on a position that has one, pass ``position.replace(draws=None)``).
+    Raises InputError for an illegal position, PuzzleError if the model finds
+    no legal set of draws (never expected: drawing nothing is always legal)
+    and EngineDisagreement if the engine rejects or re-scores the answer.
+    """
+    params = params or SolveParams()
+    if draws is not None:
+        position = position.replace(draws=draws)
+    validate(position, rules)
+    built = build_model(position, position.draws, rules.stops_block_all_colours)
+    solver, result = solve(built.model, params, progress=progress)
+    stats = dict(result.stats, trails=len(built.candidates.trails),
+                 stop_cells=len(built.candidates.stop_cells),
+                 tent_cells=len(built.candidates.tent_cells), status=result.status)
+    if result.status == "infeasible":
+        raise PuzzleError("the max-score model has no solution (not even drawing nothing)")
+    if result.feasible:
+        chosen = tuple(built.draws(solver))
+        value = round(result.objective)
+        bound = round(result.bound)
+    else:
+        chosen, value, bound = (), None, None
+    after = replay(position, chosen, rules)
+    breakdown = score(after, position.player)
+    if value is None:
+        value = breakdown.total
+    elif breakdown.total != value:
+        raise EngineDisagreement(
+            f"the model scores {_show(position, chosen)} at {value}, "
+            f"the engine at {breakdown.total} ({breakdown})")
+    return Answer(value=value, draws=chosen, optimal=result.optimal, bound=bound,
+                  wall_s=result.wall_s, before=position, after=after, breakdown=breakdown,
+                  stats=stats)
+
+
+def replay(position: Position, draws: tuple[Draw, ...], rules: Rules) -> Position:
+    """``position`` after the player's ``draws``, via the engine; EngineDisagreement if illegal."""
+    try:
+        return play_draws(position, draws, rules)
+    except IllegalDraw as exc:
+        raise EngineDisagreement(
+            f"the model's answer {_show(position, draws)} is illegal for the engine: {exc}"
+        ) from None
+
+
+def _show(position: Position, draws: tuple[Draw, ...]) -> str:
+    return "[" + ", ".join(format_draw(d, position.grid) for d in draws) + "]"
