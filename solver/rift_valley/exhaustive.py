@@ -1,0 +1,313 @@
+"""Exact max-score search for Rift Valley puzzles, built on the reference engine's rules.
+
+The test oracle for the CP-SAT model on small boards and the benchmark baseline.
+It searches over *sets* of elements, never over orders, using these facts
+(each one keeps the search exact):
+
+1. Legality of a set does not depend on the drawing order, except that a trail
+   needs its stops first and, under the first-stop rule, some new stop must be
+   away from animals. Any legal set can be drawn as: that stop, the other stops,
+   the trails, the tents.
+2. A new stop no new trail ends at only costs 2 points and a draw, so removing it
+   keeps the set legal and scores 2 more. Optimal sets therefore consist of
+   trails, the new stops they end at, tents, and at most one *unconnected* new
+   stop, drawn only to satisfy the first-stop rule when no connected new stop can.
+3. Tents do not interact with each other except for the cell they take, and a
+   tent's value (2 per connected own stop next to it) is fixed once the trails
+   are chosen; the best tents are the most valuable free cells (greedy is exact).
+
+So the search enumerates sets of candidate trails (depth-first over a fixed
+candidate list, each trail's new end stops included in its cost) and completes
+each set exactly with tents and, when needed, the first stop. Bound: every
+element added later gains at most ``max(best remaining trail gain, tent gain)``
+points, a sound over-estimate (see :func:`_trail_gain_bound`). The answer is
+replayed through :func:`solver.rift_valley.engine.play_draws` and re-scored.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from solver.rift_valley.engine import Occupancy, play_draws, score, trail_problem, validate
+from solver.rift_valley.notation import Draw, DrawStop, DrawTent, DrawTrail
+from solver.rift_valley.position import OPEN, Position, Trail
+from solver.rift_valley.rules import (
+    ANIMAL_POINTS,
+    DEFAULT_RULES,
+    MAX_TENTS_PER_BOARD,
+    TENT_POINTS_PER_STOP,
+    TRAIL_AREA_CAP,
+    UNCONNECTED_STOP_PENALTY,
+    Rules,
+)
+
+MAX_STOPS_NEXT_TO_TENT = 4
+"""A tent's 8 neighbours hold at most 4 stops of one colour (no two orthogonally adjacent)."""
+
+_CLOCK_EVERY = 2048
+
+
+@dataclass(frozen=True)
+class Exhaustive:
+    """The best score, draws reaching it in a legal order, search nodes and seconds."""
+
+    value: int
+    draws: list[Draw]
+    nodes: int
+    wall_s: float
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    trail: Trail
+    interior: int  # bit mask of the cells between the end stops
+    value: int  # capped area points
+    animals: int  # bit mask of animal cells next to the trail
+    gain_bound: int
+
+
+def _bits(cells) -> int:
+    mask = 0
+    for cell in cells:
+        mask |= 1 << cell
+    return mask
+
+
+def _cells_of(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class _Search:
+    """State of one exhaustive search (bit masks over cell indices)."""
+
+    def __init__(self, position: Position, budget: int | None, rules: Rules,
+                 time_cap: float | None):
+        self.position, self.rules = position, rules
+        self.colour = colour = position.player
+        board, grid = position.board, position.grid
+        self.grid = grid
+        occ = Occupancy.of(position)
+        own = position.of(colour)
+        self.own_existing = _bits(own.stops)
+        self.connected_existing = _bits(c for t in own.trails for c in t.ends)
+        self.own_tents = own.tents
+        self.tents_left = MAX_TENTS_PER_BOARD - len(occ.tents)
+        self.occupied = _bits(c for c in range(grid.size) if occ.holds(c))
+        self.open = _bits(c for c in range(grid.size) if board.terrain[c] == OPEN)
+        self.all_stops = _bits(occ.stops)
+        self.king = [_bits(grid.king[c]) for c in range(grid.size)]
+        self.orth = [_bits(grid.orthogonal[c]) for c in range(grid.size)]
+        self.animal_value = {c: ANIMAL_POINTS[board.terrain[c]] for c in board.animal_cells}
+        near_animal = 0
+        for c in board.animal_cells:
+            near_animal |= self.king[c]
+        self.first_ok = self.open & ~near_animal  # cells where the first stop may go
+        self.covered_existing = 0
+        for trail in own.trails:
+            for cell in trail.cells(grid):
+                self.covered_existing |= self.king[cell]
+        self.covered_existing &= _bits(board.animal_cells)
+        blockers = self.own_existing if not rules.stops_block_all_colours else self.all_stops
+        blocked = 0
+        for s in _cells_of(blockers):
+            blocked |= self.orth[s]
+        self.new_stop_ok = self.open & ~self.occupied & ~blocked
+        self.base = score(position, colour).total
+        free_cells = bin(self.open & ~self.occupied).count("1")
+        rift_cells = len(board.rift_cells)
+        # Every element takes at least one free open or rift cell, so this caps any budget.
+        self.budget = free_cells + rift_cells if budget is None else budget
+        self.need_first = position.first_stop_rule
+        self.tent_gain = (TENT_POINTS_PER_STOP * MAX_STOPS_NEXT_TO_TENT
+                          if self.tents_left > 0 else 0)
+        self.existing_trail_points = sum(
+            min(TRAIL_AREA_CAP, len({board.areas[c] for c in t.cells(grid)})) for t in own.trails)
+        self.candidates = self._candidates(occ)
+        self.deadline = None if time_cap is None else time.monotonic() + time_cap
+        self.nodes = 0
+        self.best_value = self.base
+        self.best: tuple[tuple[_Candidate, ...], tuple[int, ...], int | None] = ((), (), None)
+
+    def _candidates(self, occ: Occupancy) -> list[_Candidate]:
+        position, grid, board = self.position, self.grid, self.position.board
+        ends = sorted(_cells_of(self.own_existing | self.new_stop_ok))
+        own = set(_cells_of(self.own_existing))
+        found = []
+        # Candidate trails are checked by the engine against the position with both
+        # ends present as own stops; the check only reads stops at the two ends.
+        for i, a in enumerate(ends):
+            for b in ends[i + 1:]:
+                if a not in own and b not in own and b in grid.orthogonal[a]:
+                    continue
+                stops = dict(occ.stops)
+                stops[a] = stops[b] = self.colour
+                probe = Occupancy(stops, occ.tents, occ.trail_cells)
+                (ra, ca), (rb, cb) = grid.coords(a), grid.coords(b)
+                if ra == rb or ca == cb:
+                    shapes = [Trail(a, b)]
+                else:
+                    corners = sorted((grid.index(ra, cb), grid.index(rb, ca)))
+                    shapes = [Trail(a, b, c) for c in corners]
+                for trail in shapes:
+                    if trail_problem(position, probe, self.colour, trail) is not None:
+                        continue
+                    cells = trail.cells(grid)
+                    value = min(TRAIL_AREA_CAP, len({board.areas[c] for c in cells}))
+                    touched = 0
+                    for c in cells:
+                        touched |= self.king[c]
+                    animals = touched & _bits(self.animal_value)
+                    found.append(_Candidate(trail, _bits(cells[1:-1]), value, animals,
+                                            self._trail_gain_bound(trail, value, animals)))
+        found.sort(key=lambda c: -c.gain_bound)
+        return found
+
+    def _trail_gain_bound(self, trail: Trail, value: int, animals: int) -> int:
+        """Points one trail can add at most: its areas, every animal it touches, and for
+        each end stop not yet connected, the existing own tents next to it that start
+        counting it, plus the lifted penalty if it is an existing stop."""
+        gain = value + sum(self.animal_value[c] for c in _cells_of(animals))
+        for end in trail.ends:
+            if self.connected_existing >> end & 1:
+                continue
+            gain += TENT_POINTS_PER_STOP * sum(1 for t in self.own_tents if self.king[end] >> t & 1)
+            if self.own_existing >> end & 1:
+                gain -= UNCONNECTED_STOP_PENALTY
+        return gain
+
+    def _bound(self, fixed: int, left: int, gain: int) -> int:
+        """Most a set can score that adds ``left`` more elements to one worth ``fixed``
+        (tents excluded), when no further trail gains more than ``gain``."""
+        tents = min(left, self.tents_left) if self.tent_gain > gain else 0
+        return fixed + tents * self.tent_gain + (left - tents) * gain
+
+    # --- search -------------------------------------------------------------
+
+    def run(self) -> None:
+        self._dfs(0, (), 0, 0, self.connected_existing, self.covered_existing, 0, 0)
+
+    def _dfs(self, start: int, chosen: tuple[_Candidate, ...], used: int, interiors: int,
+             connected: int, covered: int, new_stops: int, trail_points: int) -> None:
+        self.nodes += 1
+        if self.deadline is not None and self.nodes % _CLOCK_EVERY == 0 \
+                and time.monotonic() > self.deadline:
+            raise TimeoutError(f"exhaustive search passed its time cap after {self.nodes} nodes")
+        fixed = self._complete(chosen, used, interiors, connected, covered, new_stops,
+                               trail_points)
+        left = self.budget - used
+        if left <= 0:
+            return
+        stops = self.own_existing | new_stops
+        taken = interiors | stops | self.occupied
+        blocked_new = interiors | self.all_stops | new_stops
+        for s in _cells_of(new_stops):
+            blocked_new |= self.orth[s]
+        for index in range(start, len(self.candidates)):
+            cand = self.candidates[index]
+            if self._bound(fixed, left, cand.gain_bound) <= self.best_value:
+                return  # candidates are sorted by gain bound: no later one does better
+            if cand.interior & taken:
+                continue
+            cost = 1
+            added = 0
+            for end in cand.trail.ends:
+                if not stops >> end & 1:
+                    if blocked_new >> end & 1 or self.orth[end] & added:
+                        cost = left + 1
+                        break
+                    cost += 1
+                    added |= 1 << end
+            if cost > left:
+                continue
+            self._dfs(index + 1, chosen + (cand,), used + cost, interiors | cand.interior,
+                      connected | (1 << cand.trail.start) | (1 << cand.trail.end),
+                      covered | cand.animals, new_stops | added, trail_points + cand.value)
+
+    def _complete(self, chosen, used, interiors, connected, covered, new_stops,
+                  trail_points) -> int:
+        """Record the best completion of this trail set with tents (and the first stop
+        when the first-stop rule needs one); return the set's value without new tents."""
+        left = self.budget - used
+        stops = self.own_existing | new_stops
+        live = connected & stops
+        fixed = (trail_points + self.existing_trail_points
+                 + sum(self.animal_value[c] for c in _cells_of(covered))
+                 + UNCONNECTED_STOP_PENALTY * bin(stops & ~connected).count("1")
+                 + TENT_POINTS_PER_STOP * sum(bin(self.king[t] & live).count("1")
+                                              for t in self.own_tents))
+        free = self.open & ~self.occupied & ~interiors & ~stops
+        tent_cells = [(TENT_POINTS_PER_STOP * bin(self.king[c] & live).count("1"), c)
+                      for c in _cells_of(free)]
+        tent_cells = sorted((vc for vc in tent_cells if vc[0] > 0), key=lambda vc: (-vc[0], vc[1]))
+        if not (self.need_first and not new_stops & self.first_ok):
+            tents = tent_cells[:min(left, self.tents_left)]
+            self._record(fixed + sum(v for v, _ in tents), chosen, tents, None)
+            return fixed
+        # The first-stop rule wants a new stop away from animals and no connected new
+        # stop is one: draw nothing at all, or add one unconnected stop (fact 2).
+        if not chosen:
+            self._record(fixed, chosen, [], None)
+        if left < 1:
+            return fixed
+        blocked = 0
+        for s in _cells_of(stops if not self.rules.stops_block_all_colours
+                           else stops | self.all_stops):
+            blocked |= self.orth[s]
+        wanted = tent_cells[:min(left - 1, self.tents_left)]
+        wanted_cells = {c for _, c in wanted}
+        for spot in _cells_of(free & self.first_ok & ~blocked):
+            tents = [vc for vc in tent_cells if vc[1] != spot][:len(wanted)]
+            self._record(fixed + UNCONNECTED_STOP_PENALTY + sum(v for v, _ in tents),
+                         chosen, tents, spot)
+            if spot not in wanted_cells:
+                break  # this stop costs no wanted tent: no other spot does better
+        return fixed
+
+    def _record(self, value: int, chosen, tents, first_stop) -> None:
+        if value > self.best_value:
+            self.best_value = value
+            self.best = (chosen, tuple(c for _, c in tents), first_stop)
+
+    def answer(self) -> list[Draw]:
+        """The best set as draws in a legal order (first stop, stops, trails, tents)."""
+        chosen, tents, first_stop = self.best
+        own = self.own_existing
+        stops: list[int] = []
+        for cand in chosen:
+            for end in cand.trail.ends:
+                if not own >> end & 1 and end not in stops:
+                    stops.append(end)
+        stops.sort(key=lambda s: (not self.first_ok >> s & 1, s))
+        if first_stop is not None:
+            stops.insert(0, first_stop)
+        return ([DrawStop(s) for s in stops] + [DrawTrail(c.trail) for c in chosen]
+                + [DrawTent(t) for t in tents])
+
+
+def best_score(position: Position, draws: int | None = None, rules: Rules = DEFAULT_RULES,
+               time_cap: float | None = None) -> Exhaustive:
+    """The exact best score ``position.player`` can reach on this board.
+
+    ``draws`` overrides the position's budget (``position.draws``; None = unlimited).
+    Raises TimeoutError after ``time_cap`` seconds. The returned draws are replayed
+    through the engine, which must score them at ``value``.
+    """
+    validate(position, rules)
+    budget = draws if draws is not None else position.draws
+    started = time.monotonic()
+    search = _Search(position, budget, rules, time_cap)
+    search.run()
+    answer = search.answer()
+    replay = position.replace(draws=None)
+    final = play_draws(replay, answer, rules)
+    check = score(final, position.player).total
+    if check != search.best_value:
+        raise AssertionError(f"exhaustive search scored {search.best_value}, the engine {check}")
+    return Exhaustive(search.best_value, answer, search.nodes, time.monotonic() - started)
+
