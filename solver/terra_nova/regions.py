@@ -91,7 +91,8 @@ def flood(
     return mask, count, lands
 
 
-def _cells_of(mask: int) -> tuple[int, ...]:
+def cells_of(mask: int) -> tuple[int, ...]:
+    """The cells of bitboard ``mask``, ascending."""
     out = []
     while mask:
         low = mask & -mask
@@ -118,7 +119,7 @@ def new_regions(tables: BoardTables, stone: int, is_stone: Callable[[int], bool]
         seen |= mask
         n_lands = lands.bit_count()
         if n_lands <= MAX_REGION_LANDSCAPES:
-            found.append(Region(mask, _cells_of(mask), n_lands))
+            found.append(Region(mask, cells_of(mask), n_lands))
     return found
 
 
@@ -139,7 +140,7 @@ def components(tables: BoardTables, stones: int) -> list[Region | tuple[int, int
         seen |= mask
         n_lands = lands.bit_count()
         if n_lands <= MAX_REGION_LANDSCAPES:
-            out.append(Region(mask, _cells_of(mask), n_lands))
+            out.append(Region(mask, cells_of(mask), n_lands))
         else:
             out.append((mask, n_lands))
     return out

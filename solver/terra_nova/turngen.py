@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from solver.terra_nova.regions import MULTIPLIER, BoardTables, Region, new_regions
+from solver.terra_nova.regions import MULTIPLIER, BoardTables, Region, cells_of, new_regions
 
 ACTIONS_PER_TURN = 3
 """A turn has this many actions (fewer only when no legal action is left)."""
@@ -65,10 +65,10 @@ class TurnState:
             if stones >> i & 1:
                 cell[i] = STONE_CELL
         for p, bb in enumerate(pieces):
-            for i in _cells(bb):
+            for i in cells_of(bb):
                 cell[i] = PIECE_BASE + p
         self.cell = cell
-        self.my_cells = list(_cells(pieces[player]))
+        self.my_cells = list(cells_of(pieces[player]))
         self.moved: list[list[int]] = []
         self.gains = [0] * self.nplayers
         self.cache = region_cache if region_cache is not None else {}
@@ -352,11 +352,3 @@ class TurnState:
             keys.add(base)
         self._count += count
 
-
-def _cells(bb: int) -> list[int]:
-    out = []
-    while bb:
-        low = bb & -bb
-        out.append(low.bit_length() - 1)
-        bb ^= low
-    return out

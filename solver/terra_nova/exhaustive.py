@@ -1,0 +1,260 @@
+"""Exact exhaustive search with the reference engine: the oracle and benchmark baseline.
+
+:func:`best_turn` answers best-turn puzzles, :func:`best_closing` closing puzzles
+(``max-points`` and ``min-turns``), both by walking every legal turn with the
+engine's make/unmake :class:`~solver.terra_nova.turngen.TurnState`. The pruning
+is exact (see each function); ties keep the first line in the engine's
+deterministic turn order.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from solver.errors import PuzzleError
+from solver.terra_nova.engine import to_turn, turn_state
+from solver.terra_nova.notation import Turn
+from solver.terra_nova.position import Position
+from solver.terra_nova.turngen import ACTIONS_PER_TURN, TurnState
+
+CHECK_EVERY = 2048
+"""Nodes between two looks at the clock when a time cap is set."""
+
+
+@dataclass
+class Exhaustive:
+    """Result of an exhaustive search.
+
+    ``key`` is the full objective tuple: best-turn ``(points, others)``; closing
+    max-points ``(points, others, actions)``; min-turns ``(turns_used, actions)``.
+    """
+
+    key: tuple[int, ...]
+    line: list[Turn]
+    nodes: int = 0
+    wall_s: float = 0.0
+
+
+@dataclass
+class _Clock:
+    time_cap: float | None
+    start: float = field(default_factory=time.perf_counter)
+    nodes: int = 0
+
+    def tick(self, count: int = 1) -> None:
+        before = self.nodes
+        self.nodes += count
+        if self.time_cap is not None and before // CHECK_EVERY != self.nodes // CHECK_EVERY:
+            if time.perf_counter() - self.start > self.time_cap:
+                raise TimeoutError(f"exhaustive search passed its {self.time_cap:g} s time cap "
+                                   f"after {self.nodes} nodes")
+
+    @property
+    def wall(self) -> float:
+        return time.perf_counter() - self.start
+
+
+class _BestTurn:
+    """Depth-first search for the best single turn of a TurnState's player.
+
+    Rank compared: ``(points, -others)`` or, with ``count_actions``, ``(points,
+    -others, -actions)``. Exact pruning: a last action that is a move gains
+    nothing, so every legal final move of a two-action prefix has the prefix's
+    value; only the first one (in turn order) is examined.
+    """
+
+    def __init__(self, state: TurnState, clock: _Clock, count_actions: bool) -> None:
+        self.s = state
+        self.clock = clock
+        self.count_actions = count_actions
+        self.best: tuple | None = None
+        self.line: tuple = ()
+
+    def run(self) -> tuple[tuple, tuple]:
+        s = self.s
+        for move in s.moves():
+            token = s.do_move(*move)
+            self._node(1, (move,))
+            s.undo_move(*move, token)
+        if self.best is None:
+            self.line = ()
+            self.best = self._rank(0)
+        return self.best, self.line
+
+    def _rank(self, actions: int) -> tuple:
+        gains, me = self.s.gains, self.s.me
+        others = sum(gains) - gains[me]
+        return (gains[me], -others, -actions) if self.count_actions else (gains[me], -others)
+
+    def _consider(self, done: tuple) -> None:
+        rank = self._rank(len(done))
+        if self.best is None or rank > self.best:
+            self.best, self.line = rank, done
+
+    def _node(self, depth: int, done: tuple) -> None:
+        s = self.s
+        self.clock.tick()
+        if depth == ACTIONS_PER_TURN:
+            if not s.returned():
+                self._consider(done)
+            return
+        had = False
+        last = depth == ACTIONS_PER_TURN - 1
+        for move in s.moves():
+            had = True
+            token = s.do_move(*move)
+            if not last:
+                self._node(depth + 1, done + (move,))
+                s.undo_move(*move, token)
+                continue
+            legal = not s.returned()
+            s.undo_move(*move, token)
+            if legal:
+                self.clock.tick()
+                self._consider(done + (move,))
+                break
+        for stone in s.stone_targets():
+            had = True
+            token = s.do_stone(stone)
+            self._node(depth + 1, done + (stone,))
+            s.undo_stone(stone, token)
+        if not had and not s.returned():
+            self._consider(done)
+
+
+def best_turn(position: Position, *, time_cap: float | None = None) -> Exhaustive:
+    """The best turn for the player to move: most points, then fewest points to others.
+
+    ``key = (points, others)``. A player without a legal turn passes: key ``(0, 0)``.
+    """
+    clock = _Clock(time_cap)
+    rank, line = _BestTurn(turn_state(position), clock, count_actions=False).run()
+    return Exhaustive((rank[0], -rank[1]), [to_turn(line)], clock.nodes, clock.wall)
+
+
+def best_closing(position: Position, turns: int | None, objective: str = "max-points",
+                 target: int | None = None, *, time_cap: float | None = None) -> Exhaustive:
+    """Solve a closing puzzle: the player to move plays ``turns`` turns, nobody else moves.
+
+    ``max-points`` (``turns`` required): key ``(points, others, actions)`` —
+    maximise own points, then minimise others', then actions. ``min-turns``:
+    key ``(turns_used, actions)`` for reaching ``target`` points; ``turns`` (if
+    given) caps the horizon; PuzzleError when the target cannot be reached.
+    Game-end rules are not applied inside the puzzle.
+    """
+    clock = _Clock(time_cap)
+    if objective == "max-points":
+        if turns is None or turns < 1:
+            raise PuzzleError("a max-points closing puzzle needs turns >= 1")
+        search = _MaxPoints(position, clock)
+        rank, line = search.value(search.root, turns)
+        key = (rank[0], -rank[1], -rank[2])
+    elif objective == "min-turns":
+        if target is None or target < 1:
+            raise PuzzleError("a min-turns closing puzzle needs a target of at least 1 point")
+        key, line = _min_turns(position, turns, target, clock)
+    else:
+        raise PuzzleError(f"unknown objective {objective!r}")
+    return Exhaustive(key, [to_turn(t) for t in line], clock.nodes, clock.wall)
+
+
+Snapshot = tuple[tuple[int, ...], int, int]
+
+
+class _MaxPoints:
+    """Memoised search over (board snapshot, turns left) for max-points closing puzzles.
+
+    Exact pruning: (1) the value of the remaining turns depends only on the board
+    (pieces, stones, supply), not on how it was reached, so it is memoised per
+    snapshot; (2) among the turns from one board that lead to the same next board,
+    only the best-ranked one can be part of an optimal line, because the
+    objective ``(points, -others, -actions)`` is a sum over turns and lexicographic
+    order is preserved under adding the same suffix.
+    """
+
+    def __init__(self, position: Position, clock: _Clock) -> None:
+        first = turn_state(position)
+        self.tables, self.me, self.cache = first.t, first.me, first.cache
+        self.root: Snapshot = first.snapshot()
+        self.clock = clock
+        self.memo: dict[tuple[Snapshot, int], tuple[tuple, list]] = {}
+
+    def _state(self, snap: Snapshot) -> TurnState:
+        pieces, stones, left = snap
+        return TurnState(self.tables, pieces, stones, left, self.me, self.cache)
+
+    def value(self, snap: Snapshot, turns: int) -> tuple[tuple, list]:
+        """Best ``(points, -others, -actions)`` over ``turns`` turns from ``snap``, and a line."""
+        memo_key = (snap, turns)
+        if memo_key in self.memo:
+            return self.memo[memo_key]
+        state = self._state(snap)
+        if turns == 1:
+            rank, line = _BestTurn(state, self.clock, count_actions=True).run()
+            result = (rank, [line])
+        else:
+            successors: dict[Snapshot, tuple[tuple, tuple]] = {}
+            gains = state.gains
+            for acts in state.turns():
+                self.clock.tick()
+                rank = (gains[self.me], gains[self.me] - sum(gains), -len(acts))
+                nxt = state.snapshot()
+                if nxt not in successors or rank > successors[nxt][0]:
+                    successors[nxt] = (rank, acts)
+            best: tuple | None = None
+            line: list = []
+            for nxt, (rank, acts) in successors.items():
+                sub_rank, sub_line = self.value(nxt, turns - 1)
+                total = tuple(a + b for a, b in zip(rank, sub_rank, strict=True))
+                if best is None or total > best:
+                    best, line = total, [acts, *sub_line]
+            result = (best, line)
+        self.memo[memo_key] = result
+        return result
+
+
+def _min_turns(position: Position, cap: int | None, target: int,
+               clock: _Clock) -> tuple[tuple[int, int], list]:
+    """Breadth-first over turns: fewest turns to ``target`` points, then fewest actions.
+
+    Exact pruning: a (board, points so far) state already reached after fewer
+    turns is dropped — any finish from the later copy is matched by the earlier
+    one in fewer turns. Points are capped at ``target`` (more cannot matter).
+    Among copies in one layer the fewest actions so far is kept (the rest of the
+    line does not depend on how the state was reached).
+    """
+    first = turn_state(position)
+    tables, me, cache = first.t, first.me, first.cache
+    root = (first.snapshot(), 0)
+    seen = {root}
+    frontier: dict = {root: 0}
+    parent: dict = {root: None}
+    used = 0
+    while frontier and (cap is None or used < cap):
+        used += 1
+        layer: dict = {}
+        for key, actions in frontier.items():
+            (pieces, stones, left), points = key
+            state = TurnState(tables, pieces, stones, left, me, cache)
+            for acts in state.turns():
+                clock.tick()
+                nxt = (state.snapshot(), min(target, points + state.gains[me]))
+                if nxt in seen:
+                    continue
+                total = actions + len(acts)
+                if nxt not in layer or total < layer[nxt]:
+                    layer[nxt] = total
+                    parent[nxt] = (key, acts)
+        hits = [(a, k) for k, a in layer.items() if k[1] >= target]
+        if hits:
+            actions, key = min(hits, key=lambda h: h[0])
+            line = []
+            while parent[key] is not None:
+                key, acts = parent[key]
+                line.append(acts)
+            return (used, actions), line[::-1]
+        seen.update(layer)
+        frontier = layer
+    horizon = f"within {cap} turn(s)" if cap is not None else "at all"
+    raise PuzzleError(f"{target} points cannot be reached {horizon}")
