@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from solver.errors import InputError
 from solver.rift_valley.engine import apply_draw, legal_draws, score, validate
-from solver.rift_valley.notation import Draw, DrawStop, DrawTent, DrawTrail
+from solver.rift_valley.notation import Draw, DrawStop, DrawTent
 from solver.rift_valley.position import COLOURS, Board, Position
 from solver.rift_valley.rules import (
     DEFAULT_RULES,
@@ -70,15 +70,29 @@ class GameResult:
     """``"tents"`` (the end trigger) or ``"blocked"`` (nobody could draw for a whole cycle)."""
 
 
+KIND_WEIGHTS = {"trail": 4.0, "stop": 2.0, "tent": 2.0, "idle tent": 0.25}
+"""Relative odds the random policy gives each kind of draw available to it; an *idle*
+tent is one next to none of the drawer's connected stops (it scores nothing yet)."""
+
+
 def random_policy(position: Position, colour: str, draws: list[Draw], may_pass: bool,
                   rng: random.Random) -> Draw | None:
-    """A random player: pick a kind (stop, trail, tent) among those available, then one
-    draw of that kind. In the final stage it passes rather than lower its own score."""
-    kinds: dict[type, list[Draw]] = {}
+    """A random player that prefers trails: pick a kind of draw by KIND_WEIGHTS among the
+    kinds available, then one draw of that kind uniformly. In the final stage it passes
+    rather than lower its own score."""
+    grid = position.grid
+    own = position.of(colour)
+    connected = {end for trail in own.trails for end in trail.ends}
+    kinds: dict[str, list[Draw]] = {}
     for draw in draws:
-        kinds.setdefault(type(draw), []).append(draw)
-    order = [kind for kind in (DrawStop, DrawTrail, DrawTent) if kind in kinds]
-    choice = rng.choice(kinds[rng.choice(order)])
+        if isinstance(draw, DrawTent):
+            useful = any(nb in connected for nb in grid.king[draw.cell])
+            kinds.setdefault("tent" if useful else "idle tent", []).append(draw)
+        else:
+            kinds.setdefault("stop" if isinstance(draw, DrawStop) else "trail", []).append(draw)
+    names = [name for name in KIND_WEIGHTS if name in kinds]
+    kind = rng.choices(names, weights=[KIND_WEIGHTS[name] for name in names])[0]
+    choice = rng.choice(kinds[kind])
     if may_pass:
         before = score(position, colour).total
         if score(apply_draw(position, colour, choice), colour).total < before:

@@ -1,0 +1,175 @@
+"""Rift Valley commands `show`, `play` and `verify`: read, call the engine, render."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+from rich.table import Table
+from rich.text import Text
+
+from cli.console import out as stdout
+from cli.console import print_json
+from cli.gridboard import PLAYER_FG, render_board
+from solver.errors import InputError
+from solver.rift_valley import engine
+from solver.rift_valley.fileformat import read_position
+from solver.rift_valley.game import GameResult, play_game
+from solver.rift_valley.notation import DrawStop, DrawTent, format_draw, parse_draw
+from solver.rift_valley.position import COLOURS, Position
+from solver.rift_valley.rules import DEFAULT_RULES, MAX_PLAYERS, MIN_PLAYERS, Rules
+
+
+def load(file: Path, rules: Rules = DEFAULT_RULES) -> Position:
+    """Read ``file`` and check it with the engine's ``validate`` (errors name the file)."""
+    position = read_position(file)
+    try:
+        engine.validate(position, rules)
+    except InputError as exc:
+        raise exc.located(path=file) from None
+    return position
+
+
+def _header(file: Path, position: Position) -> Text:
+    grid = position.grid
+    text = Text(f"{file}", style="bold")
+    text.append(f"  {grid.cols}×{grid.rows}, rift of ")
+    text.append(position.rift_owner, style=PLAYER_FG[position.rift_owner])
+    text.append(", player ")
+    text.append(position.player, style=PLAYER_FG[position.player])
+    text.append(", draws " + ("unlimited" if position.draws is None else str(position.draws)))
+    if position.first_stop_rule:
+        text.append(", first-stop rule")
+    return text
+
+
+def show(file: Path) -> None:
+    """Draw the position in ``file`` with scores, and its claimed solution if any."""
+    position = load(file)
+    stdout.print(_header(file, position))
+    stdout.print(render_board(position))
+    if position.solution is not None:
+        stdout.print(f"claimed solution: value {position.solution.value}, draws "
+                     + ", ".join(position.solution.draws))
+
+
+def verify(file: Path, as_json: bool) -> None:
+    """Replay the file's [solution] with the engine; exit 0 when legal and worth its value."""
+    position = load(file)
+    solution = position.solution
+    if solution is None:
+        raise InputError("no [solution] table to verify", path=file)
+    draws = []
+    for number, text in enumerate(solution.draws, start=1):
+        try:
+            draws.append(parse_draw(text, position.grid))
+        except InputError as exc:
+            raise exc.located(path=file, place=f"solution.draws {number}") from None
+    value = None
+    try:
+        final = engine.play_draws(position, draws)
+    except engine.IllegalDraw as exc:
+        ok, message = False, str(exc)
+        final = None
+    else:
+        value = engine.score(final, position.player).total
+        ok = value == solution.value
+        message = "" if ok else f"the solution claims {solution.value}, the engine scores {value}"
+    if as_json:
+        print_json({"game": "rift-valley", "ok": ok, "message": message,
+                    "claimed": solution.value, "value": value})
+    else:
+        stdout.print(_header(file, position))
+        if final is not None:
+            new = _new_cells(position, final)
+            stdout.print(render_board(final, highlight=new))
+        if ok:
+            stdout.print(f"[bold green]ok[/]: {len(draws)} legal draws scoring {value}")
+        else:
+            stdout.print(f"[bold red]not ok[/]: {message}")
+    if not ok:
+        sys.exit(1)
+
+
+def _new_cells(before: Position, after: Position) -> set[int]:
+    grid = before.grid
+    cells: set[int] = set()
+    for colour, elements in after.elements:
+        old = before.of(colour)
+        cells.update(s for s in elements.stops if s not in old.stops)
+        cells.update(t for t in elements.tents if t not in old.tents)
+        for trail in elements.trails:
+            if trail not in old.trails:
+                cells.update(trail.cells(grid))
+    return cells
+
+
+def _players_and_boards(files: tuple[Path, ...], players: int | None):
+    positions = [load(f) for f in files]
+    if len(files) == 1:
+        if players is None:
+            raise InputError("give one board file per player, or one board and --players N",
+                             path=files[0])
+        positions = positions * players
+        names = [files[0].stem] * players
+    else:
+        if players is not None and players != len(files):
+            raise InputError(f"--players {players} but {len(files)} board files")
+        names = [f.stem for f in files]
+    n = len(positions)
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise InputError(f"{n} players; the game takes {MIN_PLAYERS} to {MAX_PLAYERS}")
+    owners = [p.rift_owner for p in positions]
+    # Boards with distinct rift colours keep them (the player of that colour starts
+    # there); otherwise players are the first n colours, board i going to player i.
+    colours = owners if len(set(owners)) == n else list(COLOURS[:n])
+    return positions, colours, names
+
+
+def play(files: tuple[Path, ...], players: int | None, seed: int,
+         stops_block_all_colours: bool) -> None:
+    """Play a seeded random game on the given boards and print the rounds and final scores."""
+    positions, colours, names = _players_and_boards(files, players)
+    rules = Rules(stops_block_all_colours=stops_block_all_colours)
+    result = play_game(positions, colours, random.Random(seed), rules=rules)
+    labels = [f"{name} ({colour})" for name, colour in zip(names, colours, strict=True)]
+    stdout.print(_rounds_table(result, labels))
+    for label, board in zip(labels, result.boards, strict=True):
+        stdout.print(Text(f"\n{label}", style="bold"))
+        stdout.print(render_board(board))
+    stdout.print(_scores_table(result, labels))
+
+
+def _rounds_table(result: GameResult, labels: list[str]) -> Table:
+    table = Table(title=f"{len(result.rounds)} rounds (game ended by {result.ended_by})",
+                  header_style="bold", box=None, pad_edge=False)
+    table.add_column("#", justify="right")
+    for colour in result.players:
+        table.add_column(Text(colour, style=PLAYER_FG[colour]))
+    for number, turns in enumerate(result.rounds, start=1):
+        row = [str(number)]
+        for turn in turns:
+            if turn.draw is None:
+                row.append("[dim]pass[/]")
+                continue
+            grid = result.boards[turn.board].grid
+            glyph = ("●" if isinstance(turn.draw, DrawStop) else
+                     "▲" if isinstance(turn.draw, DrawTent) else "─")
+            row.append(f"{glyph} {format_draw(turn.draw, grid)} [dim]@{labels[turn.board]}[/]")
+        table.add_row(*row)
+    return table
+
+
+def _scores_table(result: GameResult, labels: list[str]) -> Table:
+    table = Table(title="final scores", header_style="bold")
+    table.add_column("rank", justify="right")
+    table.add_column("player")
+    for label in labels:
+        table.add_column(label, justify="right")
+    table.add_column("total", justify="right")
+    for rank, colour in enumerate(result.ranking, start=1):
+        per_board = [str(s[colour].total) for s in result.board_scores]
+        table.add_row(str(rank), Text(colour, style=PLAYER_FG[colour]), *per_board,
+                      Text(str(result.scores[colour]), style="bold"))
+    return table
