@@ -64,7 +64,8 @@ class _Candidate:
     interior: int  # bit mask of the cells between the end stops
     value: int  # capped area points
     animals: int  # bit mask of animal cells next to the trail
-    gain_bound: int
+    gain_bound: int  # most points the trail can add (see _trail_gain_bound)
+    base_bound: int  # the same without its animals
 
 
 def _bits(cells) -> int:
@@ -129,6 +130,10 @@ class _Search:
         self.existing_trail_points = sum(
             min(TRAIL_AREA_CAP, len({board.areas[c] for c in t.cells(grid)})) for t in own.trails)
         self.candidates = self._candidates(occ)
+        self.max_base_gain = max((c.base_bound for c in self.candidates), default=0)
+        self.reachable = 0  # animal cells some candidate trail touches
+        for cand in self.candidates:
+            self.reachable |= cand.animals
         self.deadline = None if time_cap is None else time.monotonic() + time_cap
         self.nodes = 0
         self.best_value = self.base
@@ -163,8 +168,10 @@ class _Search:
                     for c in cells:
                         touched |= self.king[c]
                     animals = touched & _bits(self.animal_value)
-                    found.append(_Candidate(trail, _bits(cells[1:-1]), value, animals,
-                                            self._trail_gain_bound(trail, value, animals)))
+                    gain = self._trail_gain_bound(trail, value, animals)
+                    base = gain - sum(self.animal_value[c] for c in _cells_of(animals))
+                    found.append(_Candidate(trail, _bits(cells[1:-1]), value, animals, gain,
+                                            base))
         found.sort(key=lambda c: -c.gain_bound)
         return found
 
@@ -181,11 +188,31 @@ class _Search:
                 gain -= UNCONNECTED_STOP_PENALTY
         return gain
 
-    def _bound(self, fixed: int, left: int, gain: int) -> int:
-        """Most a set can score that adds ``left`` more elements to one worth ``fixed``
-        (tents excluded), when no further trail gains more than ``gain``."""
-        tents = min(left, self.tents_left) if self.tent_gain > gain else 0
-        return fixed + tents * self.tent_gain + (left - tents) * gain
+    def _bound(self, fixed: int, left: int, gain: int, stops: int, uncovered: int) -> int:
+        """Most a set can score that adds up to ``left`` elements to one worth ``fixed``
+        (new tents not counted), given ``stops`` own stops now, animal points ``uncovered``
+        still reachable, and no further trail gaining more than ``gain``.
+
+        With N more stops, at most 2·C(stops+N, 2) trails exist (a straight shape or
+        two L shapes per pair), and T + N + K <= left for T trails and K tents. Trails
+        add at most T·gain, and at most T·(best gain without animals) + ``uncovered``;
+        a tent adds 2 per connected own stop next to it, at most 2·min(4, stops+N).
+        """
+        best = 0
+        for new in range(left + 1):
+            pairs = (stops + new) * (stops + new - 1)
+            trails = min(pairs, left - new)
+            tent_gain = TENT_POINTS_PER_STOP * min(MAX_STOPS_NEXT_TO_TENT, stops + new)
+            if tent_gain > gain:
+                tents = min(self.tents_left, left - new)
+                trails = min(trails, left - new - tents)
+            else:
+                tents = min(self.tents_left, left - new - trails)
+            trail_gain = min(trails * gain, trails * self.max_base_gain + uncovered)
+            best = max(best, trail_gain + tents * tent_gain)
+            if pairs >= left - new and stops + new >= MAX_STOPS_NEXT_TO_TENT:
+                break  # more stops only take budget from trails and tents
+        return fixed + best
 
     # --- search -------------------------------------------------------------
 
@@ -204,13 +231,16 @@ class _Search:
         if left <= 0:
             return
         stops = self.own_existing | new_stops
+        stop_count = bin(stops).count("1")
+        uncovered = sum(self.animal_value[c] for c in _cells_of(self.reachable & ~covered))
         taken = interiors | stops | self.occupied
         blocked_new = interiors | self.all_stops | new_stops
         for s in _cells_of(new_stops):
             blocked_new |= self.orth[s]
         for index in range(start, len(self.candidates)):
             cand = self.candidates[index]
-            if self._bound(fixed, left, cand.gain_bound) <= self.best_value:
+            if self._bound(fixed, left, cand.gain_bound, stop_count, uncovered) \
+                    <= self.best_value:
                 return  # candidates are sorted by gain bound: no later one does better
             if cand.interior & taken:
                 continue
