@@ -14,7 +14,7 @@ from cli.hexboard import render_position
 from solver.errors import InputError
 from solver.terra_nova import engine
 from solver.terra_nova.fileformat import read_position, write_position
-from solver.terra_nova.notation import format_turn
+from solver.terra_nova.notation import format_turn, parse_line
 from solver.terra_nova.playout import random_playout
 from solver.terra_nova.position import Position
 from solver.tomlfile import atomic_write_text
@@ -41,10 +41,28 @@ def show(file: Path) -> None:
                               ("objective", p.objective), ("target", p.target)) if v is not None]
         stdout.print("puzzle: " + ", ".join(details))
     if position.solution is not None:
-        stdout.print(f"claimed solution: value {position.solution.value}, line "
-                  + " / ".join(position.solution.line))
+        _show_solution(file, position)
     if engine.game_over(position):
         stdout.print("[italic]the game is over in this position[/]")
+
+
+def _show_solution(file: Path, position: Position) -> None:
+    """Print the claimed solution and what the engine makes of it (verify judges it)."""
+    solution = position.solution
+    try:
+        line = parse_line(solution.line, position.grid)
+    except InputError as exc:
+        raise InputError(exc.message, path=file,
+                         place=f"[solution] line, {exc.place}" if exc.place else None) from None
+    stdout.print(f"claimed solution: value {solution.value}, line "
+                 + " / ".join(format_turn(t, position.grid) for t in line))
+    try:
+        result = engine.play_line(position, line)
+    except engine.IllegalTurn as exc:
+        stdout.print(f"engine: the line is illegal: {exc.place}: {exc.message}")
+        return
+    stdout.print(f"engine: legal; {position.to_move} gains {result.points}, "
+                 f"the others {result.others}, in {result.actions} actions")
 
 
 def perft(file: Path, as_json: bool) -> None:
