@@ -65,7 +65,8 @@ def verify(file: Path, as_json: bool) -> None:
         try:
             draws.append(parse_draw(text, position.grid))
         except InputError as exc:
-            raise exc.located(path=file, place=f"solution.draws {number}") from None
+            raise InputError(exc.message, path=file,
+                             place=f"solution.draws {number} '{text}'") from None
     value = None
     try:
         final = engine.play_draws(position, draws)
