@@ -152,23 +152,23 @@ class TurnState:
                     pieces[p] &= keep
         if removed:
             gone = {c for c, _ in removed}
-            self.my_cells = [c for c in self.my_cells if c not in gone]
+            self.my_cells[:] = [c for c in self.my_cells if c not in gone]
             if REMOVED_PIECE_UNMOVED:
-                self.moved = [e for e in self.moved if e[1] not in gone]
+                self.moved[:] = [e for e in self.moved if e[1] not in gone]
         return token
 
     def undo_stone(self, stone: int, token: tuple | None) -> None:
-        """Take back :meth:`do_stone`."""
+        """Take back :meth:`do_stone` (lists are restored in place: aliases stay valid)."""
         self.cell[stone] = EMPTY_CELL
         self.stones ^= self.t.bit[stone]
         self.stones_left += 1
         if token is None:
             return
         pieces, my_cells, moved, gains, removed = token
-        self.pieces = list(pieces)
-        self.my_cells = my_cells
-        self.moved = moved
-        self.gains = gains
+        self.pieces[:] = pieces
+        self.my_cells[:] = my_cells
+        self.moved[:] = moved
+        self.gains[:] = gains
         for c, code in removed:
             self.cell[c] = code
 
