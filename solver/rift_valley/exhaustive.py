@@ -125,8 +125,6 @@ class _Search:
         # Every element takes at least one free open or rift cell, so this caps any budget.
         self.budget = free_cells + rift_cells if budget is None else budget
         self.need_first = position.first_stop_rule
-        self.tent_gain = (TENT_POINTS_PER_STOP * MAX_STOPS_NEXT_TO_TENT
-                          if self.tents_left > 0 else 0)
         self.existing_trail_points = sum(
             min(TRAIL_AREA_CAP, len({board.areas[c] for c in t.cells(grid)})) for t in own.trails)
         self.candidates = self._candidates(occ)
@@ -200,17 +198,22 @@ class _Search:
         """
         best = 0
         for new in range(left + 1):
+            room = left - new
             pairs = (stops + new) * (stops + new - 1)
-            trails = min(pairs, left - new)
+            most = min(pairs, room)
             tent_gain = TENT_POINTS_PER_STOP * min(MAX_STOPS_NEXT_TO_TENT, stops + new)
-            if tent_gain > gain:
-                tents = min(self.tents_left, left - new)
-                trails = min(trails, left - new - tents)
-            else:
-                tents = min(self.tents_left, left - new - trails)
-            trail_gain = min(trails * gain, trails * self.max_base_gain + uncovered)
-            best = max(best, trail_gain + tents * tent_gain)
-            if pairs >= left - new and stops + new >= MAX_STOPS_NEXT_TO_TENT:
+            # The value is concave and piecewise linear in the number of trails: its
+            # maximum lies at an end of [0, most] or next to a break point.
+            tries = {0, most, room - self.tents_left}
+            if gain > self.max_base_gain:
+                turn = uncovered // (gain - self.max_base_gain)
+                tries |= {turn, turn + 1}
+            for trails in tries:
+                if 0 <= trails <= most:
+                    value = (min(trails * gain, trails * self.max_base_gain + uncovered)
+                             + min(self.tents_left, room - trails) * tent_gain)
+                    best = max(best, value)
+            if pairs >= room and stops + new >= MAX_STOPS_NEXT_TO_TENT:
                 break  # more stops only take budget from trails and tents
         return fixed + best
 
