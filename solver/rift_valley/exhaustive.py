@@ -120,7 +120,7 @@ class _Search:
             blocked |= self.orth[s]
         self.new_stop_ok = self.open & ~self.occupied & ~blocked
         self.base = score(position, colour).total
-        free_cells = bin(self.open & ~self.occupied).count("1")
+        free_cells = (self.open & ~self.occupied).bit_count()
         rift_cells = len(board.rift_cells)
         # Every element takes at least one free open or rift cell, so this caps any budget.
         self.budget = free_cells + rift_cells if budget is None else budget
@@ -234,16 +234,19 @@ class _Search:
         if left <= 0:
             return
         stops = self.own_existing | new_stops
-        stop_count = bin(stops).count("1")
+        stop_count = stops.bit_count()
         uncovered = sum(self.animal_value[c] for c in _cells_of(self.reachable & ~covered))
         taken = interiors | stops | self.occupied
         blocked_new = interiors | self.all_stops | new_stops
         for s in _cells_of(new_stops):
             blocked_new |= self.orth[s]
+        gain = bound = None
         for index in range(start, len(self.candidates)):
             cand = self.candidates[index]
-            if self._bound(fixed, left, cand.gain_bound, stop_count, uncovered) \
-                    <= self.best_value:
+            if cand.gain_bound != gain:
+                gain = cand.gain_bound
+                bound = self._bound(fixed, left, gain, stop_count, uncovered)
+            if bound <= self.best_value:
                 return  # candidates are sorted by gain bound: no later one does better
             if cand.interior & taken:
                 continue
@@ -271,13 +274,15 @@ class _Search:
         live = connected & stops
         fixed = (trail_points + self.existing_trail_points
                  + sum(self.animal_value[c] for c in _cells_of(covered))
-                 + UNCONNECTED_STOP_PENALTY * bin(stops & ~connected).count("1")
-                 + TENT_POINTS_PER_STOP * sum(bin(self.king[t] & live).count("1")
+                 + UNCONNECTED_STOP_PENALTY * (stops & ~connected).bit_count()
+                 + TENT_POINTS_PER_STOP * sum((self.king[t] & live).bit_count()
                                               for t in self.own_tents))
         free = self.open & ~self.occupied & ~interiors & ~stops
-        tent_cells = [(TENT_POINTS_PER_STOP * bin(self.king[c] & live).count("1"), c)
-                      for c in _cells_of(free)]
-        tent_cells = sorted((vc for vc in tent_cells if vc[0] > 0), key=lambda vc: (-vc[0], vc[1]))
+        near = 0
+        for stop in _cells_of(live):
+            near |= self.king[stop]
+        tent_cells = sorted(((TENT_POINTS_PER_STOP * (self.king[c] & live).bit_count(), c)
+                             for c in _cells_of(free & near)), key=lambda vc: (-vc[0], vc[1]))
         if not (self.need_first and not new_stops & self.first_ok):
             tents = tent_cells[:min(left, self.tents_left)]
             self._record(fixed + sum(v for v, _ in tents), chosen, tents, None)

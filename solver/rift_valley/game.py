@@ -15,7 +15,7 @@ player per round, so the simultaneous draws of a round are applied one by one.
 - A player with no legal element passes. Termination: every draw takes at least
   one free open or rift cell of its board (a stop or tent its cell, a trail at
   least one cell between its two stops, which are never orthogonally adjacent),
-  so only finitely many draws can ever happen. [D] If a whole cycle of ``n``
+  so only finitely many draws can ever happen. Project decision: if a whole cycle of ``n``
   rounds passes without any draw, every player has seen every board unchanged and
   nothing can change any more: the game ends there (``ended_by = "blocked"``).
 """
