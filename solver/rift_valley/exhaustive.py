@@ -18,10 +18,12 @@ It searches over *sets* of elements, never over orders, using these facts
 
 So the search enumerates sets of candidate trails (depth-first over a fixed
 candidate list, each trail's new end stops included in its cost) and completes
-each set exactly with tents and, when needed, the first stop. Bound: every
-element added later gains at most ``max(best remaining trail gain, tent gain)``
-points, a sound over-estimate (see :func:`_trail_gain_bound`). The answer is
-replayed through :func:`solver.rift_valley.engine.play_draws` and re-scored.
+each set exactly with tents and, when needed, the first stop. Candidates are
+sorted by an upper bound on the points each can add, and a branch stops when even
+the best remaining candidates and tents cannot beat the best set found (see
+``_Search._trail_gain_bound`` and ``_Search._bound`` for why the bounds are sound).
+The answer is replayed through :func:`solver.rift_valley.engine.play_draws` and
+re-scored.
 """
 
 from __future__ import annotations
