@@ -284,7 +284,7 @@ def apply_turn(position: Position, turn: Turn, *, advance: bool = True) -> TurnO
 
     if not turn:
         if state.can_move():
-            example = next(iter(state.turns()))
+            example = next(turn_state(position).turns())
             if example:
                 raise IllegalTurn(f"{colour} can still move (e.g. "
                                   f"'{format_turn(to_turn(example), grid)}'), so may not pass",

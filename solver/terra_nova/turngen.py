@@ -229,10 +229,16 @@ class TurnState:
     # ---------------------------------------------------------------- output
 
     def key(self) -> int:
-        """Compact exact key of the current state, valid among states of this same turn.
+        """Compact exact key of the current state, valid among states of this same turn."""
+        rest, mine = self.key_parts()
+        return mine | (rest << self.t.size)
 
-        Other players' pieces never move during the turn (they can only be removed),
-        so one bitboard for all of them is exact; stones_left follows from the stones.
+    def key_parts(self) -> tuple[int, int]:
+        """``(rest, own bitboard)``: the key split so the own pieces can vary cheaply.
+
+        ``rest`` packs the other players' pieces (one bitboard for all: they never
+        move during the turn, they can only be removed), the stones (stones_left
+        follows from them) and the points each player gained.
         """
         n = self.t.size
         others = 0
@@ -242,7 +248,7 @@ class TurnState:
         gains = 0
         for p, g in enumerate(self.gains):
             gains |= g << (GAIN_BITS * p)
-        return self.pieces[self.me] | (others << n) | (self.stones << (2 * n)) | (gains << (3 * n))
+        return others | (self.stones << n) | (gains << (2 * n)), self.pieces[self.me]
 
     def snapshot(self) -> tuple[tuple[int, ...], int, int]:
         """The board state ``(pieces bitboards, stones bitboard, stones_left)``."""
@@ -286,69 +292,109 @@ class TurnState:
     def perft(self) -> tuple[int, int]:
         """``(turns, positions)``: legal turns and distinct resulting positions.
 
-        Same semantics as :meth:`turns`, with the last action of 3-action turns
-        counted in a tight loop: a final move only changes the own bitboard, so its
-        key is the node key with two bits flipped.
+        Same semantics as :meth:`turns`, with the last action counted in a tight
+        loop: a final move only changes the own bitboard (two bits flip), so the
+        resulting positions are kept as own bitboards grouped by the rest of the key.
         """
         self._count = 0
-        self._keys: set[int] = set()
+        self._groups: dict[int, set[int]] = {}
         for src, dst in self.moves():
             token = self.do_move(src, dst)
             self._perft_node()
             self.undo_move(src, dst, token)
         if self._count == 0:
             return 1, 1
-        return self._count, len(self._keys)
+        return self._count, sum(len(g) for g in self._groups.values())
+
+    def _record(self) -> None:
+        rest, mine = self.key_parts()
+        self._groups.setdefault(rest, set()).add(mine)
 
     def _perft_node(self) -> None:
-        """After the first action: try every second action, then count the third."""
+        """After the first action: try every second action, then count the third.
+
+        The final moves of each piece are listed once here; a leaf reuses a
+        piece's list unless the second action touched a cell on one of its rays.
+        """
+        bit, cell, rays = self.t.bit, self.cell, self.t.rays
+        lists = {}
+        for src in self.my_cells:
+            found = []
+            seen = 0  # the free runs and the cells that end them
+            for ray in rays[src]:
+                for dst in ray:
+                    seen |= bit[dst]
+                    if cell[dst]:
+                        break
+                    found.append(bit[dst])
+            lists[src] = (found, seen)
         had = False
         for src, dst in self.moves():
             had = True
             token = self.do_move(src, dst)
-            self._perft_leaf()
+            self._perft_leaf(lists, bit[src] | bit[dst])
             self.undo_move(src, dst, token)
         for s in self.stone_targets():
             had = True
             token = self.do_stone(s)
-            self._perft_leaf()
+            self._perft_leaf(lists if token is None else {}, bit[s])
             self.undo_stone(s, token)
         if not had and not self.returned():
             self._count += 1
-            self._keys.add(self.key())
+            self._record()
 
-    def _perft_leaf(self) -> None:
-        """After two actions: count every legal third action (or the end of the turn)."""
+    def _perft_leaf(self, lists: dict[int, tuple[list[int], int]], changed: int) -> None:
+        """After two actions: count every legal third action (or the end of the turn).
+
+        ``lists[src]`` holds the destination bits of the piece on ``src`` before the
+        second action, and the mask of those cells plus the cells that stopped each
+        ray. The second action changed the cells in ``changed``; when none of them is
+        in that mask the piece's moves are the same, and the list is reused.
+        """
         if NO_RETURN:
             at_start = [e[1] for e in self.moved if e[0] == e[1]]
             forbid = {e[1]: e[0] for e in self.moved if e[0] != e[1]}
         else:
             at_start, forbid = [], {}
-        base = self.key()
-        keys, bit, cell, rays = self._keys, self.t.bit, self.cell, self.t.rays
+        rest, mine = self.key_parts()
+        group = self._groups.get(rest)
+        if group is None:
+            group = self._groups[rest] = set()
+        add, update = group.add, group.update
+        bit, cell, rays = self.t.bit, self.cell, self.t.rays
         count = 0
         local = False
         for src in self.my_cells:
+            if at_start and (len(at_start) > 1 or at_start[0] != src):
+                # Moving this piece leaves another on its start: no legal final move,
+                # but the move is still an action (the turn may not end early).
+                local = local or any(not cell[ray[0]] for ray in rays[src])
+                continue
+            m0 = mine ^ bit[src]
+            known = lists.get(src)
+            if known is not None and src not in forbid and not known[1] & changed:
+                count += len(known[0])
+                update(map(m0.__xor__, known[0]))
+                continue
             fb = forbid.get(src, -1)
-            ok = not at_start or (len(at_start) == 1 and at_start[0] == src)
-            b0 = base ^ bit[src]
             for ray in rays[src]:
                 for dst in ray:
                     if cell[dst]:
                         break
-                    local = True
-                    if ok and dst != fb:
+                    if dst != fb:
                         count += 1
-                        keys.add(b0 ^ bit[dst])
+                        add(m0 ^ bit[dst])
+                    else:
+                        local = True
+        local = local or count > 0
         for s in self.stone_targets():
             local = True
             token = self.do_stone(s)
             if not self.returned():
                 count += 1
-                keys.add(self.key())
+                self._record()
             self.undo_stone(s, token)
         if not local and not at_start:
             count += 1
-            keys.add(base)
+            add(mine)
         self._count += count
-
