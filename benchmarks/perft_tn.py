@@ -9,18 +9,21 @@ For each position: ``perft`` (fast counting path), optionally the generic
 ``legal_turns`` enumeration (``--generic``, the path every other tool uses) and
 the exhaustive ``best_turn`` oracle; the best wall time of ``--repeat`` runs.
 
-Measured on the project machine (2 shared cores, Python 3.11), best of 3:
+Measured on the project machine (2 cores shared with four other engineers, load
+average about 5, Python 3.11; best of 3-5 runs, so expect some noise):
 
-=====================================  =========  =========  ========  ==========  =========
-position                               turns      positions  perft s   best-turn   generic s
-=====================================  =========  =========  ========  ==========  =========
-midgame-2p (2x13 pieces, 30 stones)    1,041,121    188,369      0.62        0.45       4.6
-midgame-3p (3x10 pieces, 35 stones)      794,450    139,458      0.44        0.36
-midgame-4p (4x8 pieces, 39 stones)       176,360     32,700      0.11        0.11
-late-2p (25 pieces, 52 stones, scored)   244,461     46,210      0.22        0.16
-setup-2p (2x13 pieces, no stones)     10,333,067  1,716,948      8.5         3.0
-=====================================  =========  =========  ========  ==========  =========
+=======================================  ==========  =========  =======  =========  =========
+position                                 turns       positions  perft s  best-turn  generic s
+=======================================  ==========  =========  =======  =========  =========
+midgame-2p (2x13 pieces, 30 stones)       1,041,121    188,369     0.44       0.23       3.3
+midgame-3p (3x10 pieces, 35 stones)         794,450    139,458     0.36       0.18       2.4
+midgame-4p (4x8 pieces, 39 stones)          176,360     32,700     0.10       0.07       0.55
+late-2p (25 pieces, 52 stones, scored)      244,461     46,210     0.13       0.08       0.72
+setup-2p (2x13 pieces, no stones)        10,333,067  1,716,948    12.1        3.6         -
+=======================================  ==========  =========  =======  =========  =========
 
+"generic" counts the same turns by iterating ``legal_turns`` (tuples of notation
+objects), the path the other tools use.
 (The full-size board has 172 hexes, 8 landscapes of 19-24 hexes, one a lake.)
 """
 
