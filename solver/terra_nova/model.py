@@ -1,0 +1,612 @@
+"""The Terra Nova CP-SAT model: ``turns`` consecutive turns of the player to move.
+
+Time ``tau`` counts action steps: step ``s`` (turn ``s // 3``, action ``s % 3``)
+takes the state at ``tau = s`` to ``tau = s + 1``. The state is cell-based:
+
+* ``own[tau][c]`` — an own piece stands on ``c``; other players' pieces never move
+  (closing puzzles) and are constants;
+* ``moved[tau][c]`` — that piece has moved earlier in the current turn and is still
+  on the board (it may anchor a stone);
+* ``stone[tau][x]`` — a stone lies on ``x``.
+
+Each step is exactly one of *move*, *stone* or *none* (the turn is over). A move
+is a source cell, a direction and a stopping cell, with ``enter[s][d][c]`` marking
+every cell the piece enters (each must be free at that moment). A stone goes on a
+free cell next to a ``moved`` cell while the supply lasts. Turn shape: the first
+step is a move unless no own piece can move (pass); *none* is only allowed when no
+legal move and no legal stone exists (both encoded as clauses over the state), and
+once a turn is over it stays over. No return: the moves of one turn form chains
+(a move continues the previous one when it starts where that one ended); the
+piece at the end of each chain may not end the turn on the chain's first cell
+unless it was removed.
+
+Regions come from :func:`~solver.terra_nova.model_geometry.candidate_regions`:
+``closed[i][tau]`` is true exactly when all boundary cells of candidate ``i`` are
+stones and none of its cells is; it closes at step ``s`` when ``closed`` turns on
+there. Every closing is scored (majority, ties split with floor division) in both
+directions — the points given to others are forced, not optional — and the own
+pieces in it are removed (cleared from ``own`` and ``moved``).
+
+This module shares no legality or scoring code with the reference engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from solver.terra_nova.model_geometry import ACTIONS_PER_TURN, Candidate, Geometry
+from solver.terra_nova.notation import Move, Stone, Turn
+from solver.terra_nova.position import Position
+
+Lit = object
+"""A model literal, or the Python constants ``True``/``False``."""
+
+
+@dataclass
+class RegionScore:
+    """Score literals of one candidate closing at one step."""
+
+    candidate: int
+    step: int
+    closes: Lit
+    own_points: cp_model.LinearExprT
+    other_points: list[cp_model.LinearExprT]
+
+
+class TurnModel:
+    """The CP-SAT model of ``turns`` turns of ``position.to_move`` (others stand still).
+
+    Build it, add an objective from :meth:`own_points` / :meth:`other_points` /
+    :meth:`actions`, solve, then :meth:`line` reads the turns back.
+    """
+
+    def __init__(self, position: Position, turns: int, geometry: Geometry | None = None) -> None:
+        self.position = position
+        self.turns = turns
+        self.geo = geometry or Geometry(position, turns)
+        self.model = cp_model.CpModel()
+        self.steps = ACTIONS_PER_TURN * turns
+        self.grid = position.grid
+        self.n = self.grid.size
+        self.others = [p for p in position.players if p != position.to_move]
+        self._build()
+
+    # ------------------------------------------------------------------ helpers
+
+    def _bool(self, name: str) -> cp_model.IntVar:
+        return self.model.new_bool_var(name)
+
+    def _clause(self, lits: list[Lit]) -> None:
+        """Add the clause ``OR lits``, folding Python constants."""
+        out = []
+        for lit in lits:
+            if lit is True:
+                return
+            if lit is False:
+                continue
+            out.append(lit)
+        if not out:
+            self.model.add_bool_or([self._false])
+        else:
+            self.model.add_bool_or(out)
+
+    @staticmethod
+    def _neg(lit: Lit) -> Lit:
+        if lit is True:
+            return False
+        if lit is False:
+            return True
+        return ~lit
+
+    def _as_expr(self, lit: Lit) -> cp_model.LinearExprT:
+        if lit is True:
+            return 1
+        if lit is False:
+            return 0
+        return lit
+
+    # ------------------------------------------------------------------ build
+
+    def _build(self) -> None:
+        geo, m = self.geo, self.model
+        self._false = self._bool("false")
+        m.add(self._false == 0)
+        self.reach = geo.reach
+        self.stone_cells = geo.stone_cells
+        self._init_state()
+        self.is_move: list[Lit] = []
+        self.is_stone: list[Lit] = []
+        self.is_none: list[Lit] = []
+        self.src_of: list[dict[int, Lit]] = []
+        self.dst_of: list[dict[int, Lit]] = []
+        self.place: list[dict[int, Lit]] = []
+        self.enter: list[dict[tuple[int, int], Lit]] = []
+        self.scores: list[RegionScore] = []
+        self._region_vars()
+        for s in range(self.steps):
+            self._step(s)
+        self._supply()
+        for t in range(self.turns):
+            self._no_return(t)
+
+    def _init_state(self) -> None:
+        geo = self.geo
+        self.own: list[dict[int, Lit]] = []
+        self.moved: list[dict[int, Lit]] = []
+        self.stone: list[dict[int, Lit]] = []
+        for tau in range(self.steps + 1):
+            own = {}
+            moved = {}
+            for c in self.reach:
+                if tau == 0:
+                    own[c] = geo.own0[c]
+                elif geo.own_possible(c, tau):
+                    own[c] = self._bool(f"own_{tau}_{c}")
+                else:
+                    own[c] = False
+                if tau % ACTIONS_PER_TURN == 0 or own[c] is False:
+                    moved[c] = False
+                else:
+                    moved[c] = self._bool(f"moved_{tau}_{c}")
+                    self.model.add_implication(moved[c], own[c])
+            self.own.append(own)
+            self.moved.append(moved)
+        # stones: a new literal only after a step where a stone may land on the cell
+        current = dict.fromkeys(self.stone_cells, False)
+        self.stone.append(dict(current))
+        self._stone_changes: list[set[int]] = []
+        for s in range(self.steps):
+            cells = set(geo.stone_cells_at(s))
+            self._stone_changes.append(cells)
+            nxt = dict(current)
+            for x in sorted(cells):
+                nxt[x] = self._bool(f"stone_{s + 1}_{x}")
+            self.stone.append(nxt)
+            current = nxt
+
+    def _own_at(self, tau: int, c: int) -> Lit:
+        return self.own[tau].get(c, False)
+
+    def _stone_at(self, tau: int, c: int) -> Lit:
+        return self.stone[tau].get(c, False)
+
+    # ------------------------------------------------------------------ regions
+
+    def _region_vars(self) -> None:
+        """``closed[i][tau]`` per candidate: all boundary stones, no stone inside."""
+        self.candidates: tuple[Candidate, ...] = self.geo.candidates
+        self.closed: list[list[Lit]] = []
+        self.cells_in: dict[int, list[int]] = {}
+        stone_cell_set = set(self.stone_cells)
+        for i, cand in enumerate(self.candidates):
+            for c in cand.cells:
+                self.cells_in.setdefault(c, []).append(i)
+            inside = [c for c in cand.cells if c in stone_cell_set]
+            row: list[Lit] = [False]
+            for tau in range(1, self.steps + 1):
+                s = tau - 1
+                if not self.geo.is_stone_step(s):
+                    row.append(row[-1])
+                    continue
+                if self.geo.stones_possible_through(s) < len(cand.boundary) or any(
+                        self._stone_at(tau, b) is False for b in cand.boundary):
+                    row.append(False)
+                    continue
+                var = self._bool(f"closed_{i}_{tau}")
+                for b in cand.boundary:
+                    self.model.add_implication(var, self._stone_at(tau, b))
+                inner = [self._stone_at(tau, c) for c in inside]
+                inner = [lit for lit in inner if lit is not False]
+                if inner:
+                    self.model.add(sum(inner) == 0).only_enforce_if(var)
+                self._clause([var] + [self._neg(self._stone_at(tau, b)) for b in cand.boundary]
+                             + inner)
+                if row[-1] is not False:
+                    # Sound: a closed region is walled by stones and emptied of pieces,
+                    # so no stone can ever be placed inside it.
+                    self.model.add_implication(row[-1], var)
+                row.append(var)
+            self.closed.append(row)
+
+    def _closes(self, i: int, s: int) -> Lit:
+        """Candidate ``i`` becomes a region by the stone of step ``s``."""
+        after, before = self.closed[i][s + 1], self.closed[i][s]
+        if after is False:
+            return False
+        if before is False:
+            return after
+        if after is before:
+            return False
+        var = self._bool(f"closes_{i}_{s}")
+        self.model.add(var == after - before)
+        return var
+
+    def _score(self, i: int, s: int, closes: Lit) -> RegionScore:
+        """Majority scoring of candidate ``i`` closing at step ``s`` (pieces counted at ``s``)."""
+        cand = self.candidates[i]
+        m = self.model
+        value = cand.value
+        counts = [cand.others[self.position.players.index(p)] for p in self.others]
+        top = max(counts, default=0)
+        tied = [j for j, k in enumerate(counts) if k == top and top > 0]
+        own_terms = [self.own[s][c] for c in cand.cells if self.own[s].get(c, False) is not False]
+        own_count = sum(own_terms) if own_terms else 0
+        most = len(own_terms)
+        zero = [0] * len(self.others)
+
+        def indicator(threshold: int, name: str) -> Lit:
+            """A literal for ``own_count >= threshold``."""
+            if threshold <= 0:
+                return True
+            if threshold > most:
+                return False
+            lit = self._bool(name)
+            m.add(own_count >= threshold).only_enforce_if(lit)
+            m.add(own_count <= threshold - 1).only_enforce_if(~lit)
+            return lit
+
+        def conj(a: Lit, b: Lit, name: str) -> Lit:
+            if a is False or b is False:
+                return False
+            if a is True:
+                return b
+            if b is True:
+                return a
+            lit = self._bool(name)
+            m.add_bool_and([a, b]).only_enforce_if(lit)
+            m.add_bool_or([~a, ~b]).only_enforce_if(~lit)
+            return lit
+
+        tag = f"{i}_{s}"
+        above = indicator(top + 1, f"above_{tag}")
+        win = conj(closes, above, f"win_{tag}")
+        own_points = value * self._as_expr(win)
+        other_points = list(zero)
+        if top > 0:
+            level = indicator(top, f"level_{tag}")
+            tie = conj(closes, conj(level, self._neg(above), f"eq_{tag}"), f"tie_{tag}")
+            lose = conj(closes, self._neg(level), f"lose_{tag}")
+            share_tie = value // (len(tied) + 1)
+            share_lose = value // len(tied)
+            own_points = own_points + share_tie * self._as_expr(tie)
+            for j in tied:
+                other_points[j] = (share_tie * self._as_expr(tie)
+                                   + share_lose * self._as_expr(lose))
+        return RegionScore(i, s, closes, own_points, other_points)
+
+    # ------------------------------------------------------------------ steps
+
+    def _step(self, s: int) -> None:
+        geo, m = self.geo, self.model
+        k = s % ACTIONS_PER_TURN
+        nbrs = self.grid.neighbours
+        table = self.grid.neighbour_table
+        own, own_next = self.own[s], self.own[s + 1]
+
+        # ---- moves: source, direction, entered cells, stop
+        enter: dict[tuple[int, int], Lit] = {}
+        starts: dict[int, list[Lit]] = {}
+        stops: dict[int, list[Lit]] = {}
+        for d in range(6):
+            sources = [a for a in self.reach if own[a] is not False and table[a, d] >= 0
+                       and not geo.static_block[int(table[a, d])]]
+            if not sources:
+                continue
+            path: list[int] = []
+            seen = set()
+            for a in sources:
+                cur = int(table[a, d])
+                while cur >= 0 and not geo.static_block[cur] and cur not in seen:
+                    seen.add(cur)
+                    path.append(cur)
+                    cur = int(table[cur, d])
+            start = {a: self._bool(f"start_{s}_{d}_{a}") for a in sources}
+            ent = {c: self._bool(f"enter_{s}_{d}_{c}") for c in sorted(path)}
+            stop = {c: self._bool(f"stop_{s}_{d}_{c}") for c in sorted(path)}
+            for a, var in start.items():
+                starts.setdefault(a, []).append(var)
+            for c in sorted(path):
+                enter[(d, c)] = ent[c]
+                stops.setdefault(c, []).append(stop[c])
+                m.add_implication(stop[c], ent[c])
+            for c in sorted(set(sources) | seen):
+                out = start.get(c, 0) + (ent[c] - stop[c] if c in ent else 0)
+                nxt = int(table[c, d])
+                if nxt >= 0 and nxt in ent:
+                    m.add(ent[nxt] == out)
+                else:
+                    m.add(out == 0)
+        self.enter.append(enter)
+
+        src_of: dict[int, Lit] = {}
+        for a in sorted(starts):
+            var = self._bool(f"from_{s}_{a}")
+            m.add(var == sum(starts[a]))
+            m.add_implication(var, own[a])
+            src_of[a] = var
+        dst_of: dict[int, Lit] = {}
+        for c in sorted(stops):
+            var = self._bool(f"to_{s}_{c}")
+            m.add(var == sum(stops[c]))
+            dst_of[c] = var
+        self.src_of.append(src_of)
+        self.dst_of.append(dst_of)
+
+        # every entered cell is free at that moment
+        entered: dict[int, list[Lit]] = {}
+        for (_d, c), var in enter.items():
+            entered.setdefault(c, []).append(var)
+        for c in sorted(entered):
+            terms = list(entered[c])
+            for lit in (own.get(c, False), self._stone_at(s, c)):
+                if lit is not False:
+                    terms.append(lit)
+            m.add(sum(terms) <= 1)
+
+        # ---- stones
+        place: dict[int, Lit] = {}
+        for x in geo.stone_cells_at(s):
+            var = self._bool(f"place_{s}_{x}")
+            place[x] = var
+            m.add_implication(var, self._neg(self._stone_at(s, x)))
+            if own.get(x, False) is not False:
+                m.add_implication(var, ~own[x])
+            anchors = [self.moved[s][c] for c in nbrs[x]
+                       if self.moved[s].get(c, False) is not False]
+            self._clause([~var] + anchors)
+            m.add(self.stone[s + 1][x] == self._as_expr(self._stone_at(s, x)) + var)
+        self.place.append(place)
+
+        # ---- step kind
+        is_move = self._bool(f"move_{s}") if src_of else False
+        is_stone = self._bool(f"stone_{s}") if place else False
+        is_none = self._bool(f"none_{s}")
+        m.add_exactly_one([lit for lit in (is_move, is_stone, is_none) if lit is not False])
+        if src_of:
+            m.add(sum(src_of.values()) == is_move)
+            m.add(sum(dst_of.values()) == is_move)
+        if place:
+            m.add(sum(place.values()) == is_stone)
+        self.is_move.append(is_move)
+        self.is_stone.append(is_stone)
+        self.is_none.append(is_none)
+        if k > 0:
+            # once a turn is over it stays over
+            m.add_implication(self.is_none[s - 1], is_none)
+
+        # ---- a turn may stop only when no legal action is left
+        for a in self.reach:
+            if own[a] is False:
+                continue
+            for d in range(6):
+                b = int(table[a, d])
+                if b < 0 or geo.static_block[b]:
+                    continue
+                self._clause([~is_none, self._neg(own[a]), own.get(b, False),
+                              self._stone_at(s, b)])
+        supply_ok = self._supply_ok(s) if k > 0 else False
+        if supply_ok is not False:
+            stoneable = set(geo.stone_cells_at(s))
+            for c in self.reach:
+                mv = self.moved[s][c]
+                if mv is False:
+                    continue
+                for x in nbrs[c]:
+                    if geo.static_block[x]:
+                        continue
+                    # every free cell next to a possibly moved piece has a stone variable
+                    assert x in stoneable
+                    self._clause([~is_none, self._neg(supply_ok), ~mv, own.get(x, False),
+                                  self._stone_at(s, x)])
+
+        # ---- regions closing at this step, removal
+        removed: dict[int, Lit] = {}
+        if geo.is_stone_step(s):
+            closing: dict[int, list[Lit]] = {}
+            for i in range(len(self.candidates)):
+                closes = self._closes(i, s)
+                if closes is False:
+                    continue
+                self.scores.append(self._score(i, s, closes))
+                for c in self.candidates[i].cells:
+                    if c in own:
+                        closing.setdefault(c, []).append(closes)
+            for c in sorted(closing):
+                lits = closing[c]
+                if own[c] is False:
+                    continue
+                rem = self._bool(f"removed_{s}_{c}")
+                # rem = own here AND one of the regions through c closes now
+                m.add(sum(lits) <= 1)
+                m.add_implication(rem, own[c])
+                m.add(rem <= sum(lits))
+                m.add(rem >= own[c] + sum(lits) - 1)
+                removed[c] = rem
+
+        # ---- state transition
+        for c in self.reach:
+            nxt = own_next[c]
+            expr = (self._as_expr(own[c]) - self._as_expr(src_of.get(c, False))
+                    + self._as_expr(dst_of.get(c, False)) - self._as_expr(removed.get(c, False)))
+            if nxt is False:
+                m.add(expr == 0)
+                continue
+            m.add(nxt == expr)
+            if (s + 1) % ACTIONS_PER_TURN == 0:
+                continue
+            mv_next = self.moved[s + 1][c]
+            if mv_next is False:
+                continue
+            # moved' = own' and (moved or arrived now)
+            to = dst_of.get(c, False)
+            m.add_implication(mv_next, nxt)
+            self._clause([~mv_next, self.moved[s][c], to])
+            self._clause([self._neg(to), mv_next])
+            self._clause([self._neg(self.moved[s][c]), ~nxt, mv_next])
+
+    # ------------------------------------------------------------------ supply
+
+    def _placed_before(self, s: int) -> list[Lit]:
+        return [lit for lit in self.is_stone[:s] if lit is not False]
+
+    def _supply_ok(self, s: int) -> Lit:
+        """Literal: the supply still holds a stone at step ``s``."""
+        left = self.position.stones_left
+        before = self._placed_before(s)
+        if len(before) < left:
+            return True
+        if left == 0:
+            return False
+        lit = self._bool(f"supply_{s}")
+        self.model.add(sum(before) <= left - 1).only_enforce_if(lit)
+        self.model.add(sum(before) >= left).only_enforce_if(~lit)
+        return lit
+
+    def _supply(self) -> None:
+        left = self.position.stones_left
+        placed = [lit for lit in self.is_stone if lit is not False]
+        if len(placed) > left:
+            self.model.add(sum(placed) <= left)
+
+    # ------------------------------------------------------------------ no return
+
+    def _no_return(self, t: int) -> None:
+        """No moved piece still on the board ends turn ``t`` on its starting cell."""
+        m = self.model
+        first = ACTIONS_PER_TURN * t
+        steps = list(range(first, first + ACTIONS_PER_TURN))
+        end = first + ACTIONS_PER_TURN
+        hi = self.n + 1
+        src, dst = {}, {}
+        for s in steps:
+            src[s] = m.new_int_var(0, hi, f"src_{s}")
+            dst[s] = m.new_int_var(0, hi, f"dst_{s}")
+            m.add(src[s] == sum((a + 1) * v for a, v in self.src_of[s].items()))
+            m.add(dst[s] == sum((c + 1) * v for c, v in self.dst_of[s].items()))
+        cont: dict[tuple[int, int], Lit] = {}
+        for j in steps:
+            for k in steps:
+                if k <= j or self.is_move[j] is False or self.is_move[k] is False:
+                    continue
+                same = self._bool(f"same_{j}_{k}")
+                m.add(dst[j] == src[k]).only_enforce_if(same)
+                m.add(dst[j] != src[k]).only_enforce_if(~same)
+                lit = self._bool(f"cont_{j}_{k}")
+                m.add_bool_and([same, self.is_move[k]]).only_enforce_if(lit)
+                m.add_bool_or([~same, ~self.is_move[k]]).only_enforce_if(~lit)
+                cont[(j, k)] = lit
+        origin: dict[int, cp_model.IntVar] = {}
+        for k in steps:
+            if self.is_move[k] is False:
+                continue
+            orig = m.new_int_var(0, hi, f"origin_{k}")
+            earlier = [(j, cont[(j, k)]) for j in steps if (j, k) in cont]
+            for j, lit in earlier:
+                m.add(orig == origin[j]).only_enforce_if(lit)
+            fresh = [~lit for _, lit in earlier]
+            m.add(orig == src[k]).only_enforce_if(fresh)
+            origin[k] = orig
+            later = [cont[(k, j)] for j in steps if (k, j) in cont]
+            last = self._bool(f"last_{k}")
+            m.add_bool_and([self.is_move[k]] + [~lit for lit in later]).only_enforce_if(last)
+            m.add_bool_or([~self.is_move[k]] + later).only_enforce_if(~last)
+            back = self._bool(f"back_{k}")
+            m.add(dst[k] == orig).only_enforce_if(back)
+            m.add(dst[k] != orig).only_enforce_if(~back)
+            for c, to in self.dst_of[k].items():
+                self._clause([~last, ~back, ~to, self._neg(self._own_at(end, c))])
+        self.src_int = getattr(self, "src_int", {})
+        self.dst_int = getattr(self, "dst_int", {})
+        self.src_int.update(src)
+        self.dst_int.update(dst)
+
+    # ------------------------------------------------------------------ objective terms
+
+    def own_points(self, turn: int | None = None) -> cp_model.LinearExprT:
+        """Points the player to move gains (in ``turn``, or over all turns)."""
+        return sum((sc.own_points for sc in self.scores
+                    if turn is None or sc.step // ACTIONS_PER_TURN == turn), 0)
+
+    def other_points(self, turn: int | None = None) -> cp_model.LinearExprT:
+        """Points all other players gain together (in ``turn``, or over all turns)."""
+        return sum((sum(sc.other_points, 0) for sc in self.scores
+                    if turn is None or sc.step // ACTIONS_PER_TURN == turn), 0)
+
+    def player_points(self, player: str) -> cp_model.LinearExprT:
+        """Points one other player gains over all turns."""
+        j = self.others.index(player)
+        return sum((sc.other_points[j] for sc in self.scores), 0)
+
+    def actions(self) -> cp_model.LinearExprT:
+        """Number of actions over all turns."""
+        return sum(self._as_expr(a) + self._as_expr(b)
+                   for a, b in zip(self.is_move, self.is_stone, strict=True))
+
+    def others_upper_bound(self) -> int:
+        """A bound on the points others can gain (each candidate closes at most once)."""
+        return sum(c.value for c in self.candidates if any(c.others))
+
+    def own_upper_bound(self) -> int:
+        """A bound on the points the player can gain."""
+        return sum(c.value for c in self.candidates)
+
+    # ------------------------------------------------------------------ answers
+
+    def answer_vars(self) -> list[cp_model.IntVar]:
+        """One int per step for source, destination and stone cell (0 = none): the line."""
+        m = self.model
+        out = []
+        for s in range(self.steps):
+            for name, table in (("a", self.src_of[s]), ("b", self.dst_of[s]),
+                                ("x", self.place[s])):
+                var = m.new_int_var(0, self.n + 1, f"ans{name}_{s}")
+                m.add(var == sum((c + 1) * v for c, v in table.items()))
+                out.append(var)
+        return out
+
+    def state_vars(self) -> list[cp_model.IntVar | int]:
+        """The final state: own pieces, stones, which regions holding others' pieces closed,
+        and each player's gain — what a perft 'position' is made of."""
+        end = self.steps
+        out: list = []
+        for c in self.reach:
+            lit = self.own[end][c]
+            if lit is not True and lit is not False:
+                out.append(lit)
+        for x in self.stone_cells:
+            lit = self.stone[end][x]
+            if lit is not True and lit is not False:
+                out.append(lit)
+        for i, cand in enumerate(self.candidates):
+            lit = self.closed[i][end]
+            if any(cand.others) and lit is not False:
+                out.append(lit)
+        for expr in [self.own_points()] + [self.player_points(p) for p in self.others]:
+            var = self.model.new_int_var(0, 10**6, "gain")
+            self.model.add(var == expr)
+            out.append(var)
+        return out
+
+    def line(self, solver: cp_model.CpSolver) -> list[Turn]:
+        """The turns of the solution held by ``solver``."""
+        turns: list[Turn] = []
+        for t in range(self.turns):
+            actions = []
+            for s in range(ACTIONS_PER_TURN * t, ACTIONS_PER_TURN * (t + 1)):
+                if self._value(solver, self.is_move[s]):
+                    src = next(a for a, v in self.src_of[s].items() if solver.value(v))
+                    dst = next(c for c, v in self.dst_of[s].items() if solver.value(v))
+                    actions.append(Move(src, dst))
+                elif self._value(solver, self.is_stone[s]):
+                    actions.append(Stone(next(x for x, v in self.place[s].items()
+                                              if solver.value(v))))
+            turns.append(tuple(actions))
+        return turns
+
+    @staticmethod
+    def _value(solver: cp_model.CpSolver, lit: Lit) -> bool:
+        if lit is True or lit is False:
+            return bool(lit)
+        return bool(solver.value(lit))

@@ -1,0 +1,378 @@
+"""Static geometry for the Terra Nova CP-SAT model: reach, stone cells, candidate regions.
+
+Everything here is computed from the start position and the horizon alone, before
+any variable exists, and only ever *removes* impossible things from the model:
+
+* :attr:`Geometry.dist` — how many straight moves an own piece needs at least to
+  reach a cell. An own piece can stand on a cell at time ``tau`` (after ``tau``
+  action steps) only if ``dist <= tau``.
+* :attr:`Geometry.stone_steps` — for each step, the cells a stone can go to.
+* :attr:`Geometry.candidates` — every connected set of cells that can become a
+  region within the horizon (see :func:`candidate_regions` for why the list is
+  complete).
+
+This module knows the board's shape and what blocks a straight line; it holds
+no rule about turns or scoring (those are constraints in ``model.py``).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from functools import cached_property
+
+from solver.terra_nova.position import EMPTY, STONE, Position
+
+ACTIONS_PER_TURN = 3
+"""Action steps per turn in the model (a turn has at most 3 actions)."""
+
+STONES_PER_TURN = 2
+"""At most 2 stones per turn: the first action is always a move (shapes MPP, MMP, MPM)."""
+
+MAX_REGION_LANDSCAPES = 3
+"""A component with at most this many landscapes is a region."""
+
+LANDSCAPE_MULTIPLIER = {1: 3, 2: 2, 3: 1}
+"""Points per region cell by number of landscapes in the region."""
+
+UNREACHABLE = 1 << 30
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A set of cells that may become a region within the horizon.
+
+    ``cells`` is connected and holds no stone now; ``boundary`` is every non-stone
+    cell adjacent to it (all must become stones for it to close). ``others`` is the
+    number of pieces of each player (in ``Position.players`` order) inside; other
+    players never move, and their pieces there can only leave by this very region
+    closing, so these counts are constants.
+    """
+
+    cells: tuple[int, ...]
+    boundary: tuple[int, ...]
+    landscapes: int
+    others: tuple[int, ...]
+
+    @property
+    def value(self) -> int:
+        """Points the region is worth: cells times 3, 2 or 1 for 1, 2 or 3 landscapes."""
+        return len(self.cells) * LANDSCAPE_MULTIPLIER[self.landscapes]
+
+
+class Geometry:
+    """Precomputed reach, stone cells and candidate regions for ``turns`` turns of ``position``."""
+
+    def __init__(self, position: Position, turns: int) -> None:
+        self.position = position
+        self.turns = turns
+        self.steps = ACTIONS_PER_TURN * turns
+        grid = position.grid
+        self.n = grid.size
+        self.me = position.to_move
+        occ = position.occupant
+        self.stone0 = tuple(o == STONE for o in occ)
+        self.own0 = tuple(o == self.me for o in occ)
+        self.other0 = tuple(o not in (EMPTY, STONE, self.me) for o in occ)
+        self.static_block = tuple(s or o for s, o in zip(self.stone0, self.other0, strict=True))
+        self.max_stones = min(STONES_PER_TURN * turns, position.stones_left)
+
+    # ------------------------------------------------------------------ reach
+
+    @cached_property
+    def dist(self) -> tuple[int, ...]:
+        """Fewest straight moves from any own piece to each cell (UNREACHABLE if none).
+
+        Sound over-approximation of where own pieces can be: lines are blocked
+        only by things that never leave a cell an own piece could enter — stones
+        (never removed) and other players' pieces (they never move in a puzzle, and
+        one is removed only when its region closes, after which the region is
+        walled by stones and unreachable). Own pieces are ignored as blockers.
+        """
+        rays = self.position.grid.rays
+        dist = [UNREACHABLE] * self.n
+        queue = deque()
+        for c in range(self.n):
+            if self.own0[c]:
+                dist[c] = 0
+                queue.append(c)
+        while queue:
+            c = queue.popleft()
+            for ray in rays[c]:
+                for nxt in ray:
+                    if self.static_block[nxt]:
+                        break
+                    if dist[nxt] == UNREACHABLE:
+                        dist[nxt] = dist[c] + 1
+                        queue.append(nxt)
+        return tuple(dist)
+
+    def own_possible(self, cell: int, tau: int) -> bool:
+        """Whether an own piece can stand on ``cell`` after ``tau`` action steps."""
+        return self.dist[cell] <= min(tau, self.steps)
+
+    @cached_property
+    def reach(self) -> tuple[int, ...]:
+        """Cells an own piece can stand on at some time of the horizon, ascending."""
+        return tuple(c for c in range(self.n) if self.own_possible(c, self.steps))
+
+    # ------------------------------------------------------------------ stones
+
+    @staticmethod
+    def is_stone_step(step: int) -> bool:
+        """A stone needs a piece moved earlier in the turn, so never at a turn's first step."""
+        return step % ACTIONS_PER_TURN != 0
+
+    def stones_possible_through(self, step: int) -> int:
+        """Most stones that can have been placed in steps ``0..step`` (inclusive)."""
+        turn, k = divmod(step, ACTIONS_PER_TURN)
+        return min(STONES_PER_TURN * turn + k, self.position.stones_left)
+
+    def stone_cells_at(self, step: int) -> tuple[int, ...]:
+        """Cells where a stone can be placed at ``step``, ascending.
+
+        A stone goes on a free cell next to a piece that moved earlier in the turn;
+        such a piece stands at time ``step`` on a cell with ``dist <= step``. Cells
+        holding a stone or another player's piece are never free.
+        """
+        if not self.is_stone_step(step) or self.stones_possible_through(step) == 0:
+            return ()
+        nbrs = self.position.grid.neighbours
+        return tuple(
+            x for x in range(self.n)
+            if not self.static_block[x] and any(self.own_possible(c, step) for c in nbrs[x])
+        )
+
+    @cached_property
+    def stone_cells(self) -> tuple[int, ...]:
+        """Cells where a stone can be placed at some step of the horizon, ascending."""
+        cells = set()
+        for s in range(self.steps):
+            cells.update(self.stone_cells_at(s))
+        return tuple(sorted(cells))
+
+    # ------------------------------------------------------------------ regions
+
+    @cached_property
+    def candidates(self) -> tuple[Candidate, ...]:
+        """Every region that can close within the horizon and matters (see module doc)."""
+        return candidate_regions(self)
+
+
+def candidate_regions(geo: Geometry) -> tuple[Candidate, ...]:
+    """All sets of cells that can become a region within the horizon and change anything.
+
+    Completeness: a region that forms at some step is a component then — a connected
+    set ``S`` of non-stone cells whose every neighbour outside ``S`` is a stone. Stones
+    are never removed, so ``S`` holds no stone now; its neighbours that are not stones
+    now (its *boundary*) must all receive a stone within the horizon, so the boundary
+    lies in :attr:`Geometry.stone_cells` and has at most ``max_stones`` cells; and it
+    has at most 3 landscapes. Every such set is enumerated (growth search below),
+    except sets whose boundary is empty (components now: an existing region, or a
+    component with 4+ landscapes that can never be a region as a whole).
+
+    Dropped as irrelevant: sets with no other player's piece that no own piece can
+    reach — closing them scores nothing and removes nothing.
+    """
+    grid = geo.position.grid
+    nbrs = grid.neighbours
+    land = geo.position.board.landscape_id
+    players = geo.position.players
+    budget = geo.max_stones
+    if budget == 0:
+        return ()
+    cuttable = [False] * geo.n
+    for x in geo.stone_cells:
+        cuttable[x] = True
+    free = [not s for s in geo.stone0]
+    reachable = set(geo.reach)
+    search = _CutSearch(nbrs, free, cuttable, land, budget)
+    found: list[tuple[int, ...]] = []
+    for seed in range(geo.n):
+        if free[seed]:
+            found.extend(search.grow_from(seed))
+    out = []
+    occ = geo.position.occupant
+    for cells in found:
+        counts = tuple(sum(1 for c in cells if occ[c] == colour) if colour != geo.me else 0
+                       for colour in players)
+        if not any(counts) and not any(c in reachable for c in cells):
+            continue
+        boundary = sorted({b for c in cells for b in nbrs[c] if free[b] and b not in cells})
+        out.append(Candidate(tuple(cells), tuple(boundary),
+                             len({land[c] for c in cells}), counts))
+    return tuple(out)
+
+
+class _CutSearch:
+    """Enumerates connected sets whose free neighbourhood is a small set of cuttable cells.
+
+    ``grow_from(seed)`` yields each set whose smallest cell is ``seed`` exactly once: the
+    search keeps a growing set ``S`` (connected, contains ``seed``) and a set ``X`` of
+    cells decided to be boundary; each undecided neighbour ``u`` of ``S`` goes either
+    into ``S`` or into ``X``, and a set is reported when no undecided neighbour is left.
+    Choices are forced when only one is allowed (``u < seed``, a 4th landscape, or
+    ``u`` not cuttable). A branch is cut when the boundary cannot stay within budget:
+    the final set contains ``S`` and must be separated by cuttable cells from every
+    cell it cannot contain (cells below ``seed``; when ``S`` already has 3 landscapes,
+    all cells of other landscapes; when it has fewer, all but ``3 - |L(S)|`` of the
+    other landscapes), so a vertex max-flow above the remaining budget proves that no
+    completion exists.
+    """
+
+    def __init__(self, nbrs, free, cuttable, land, budget: int) -> None:
+        self.nbrs = nbrs
+        self.free = free
+        self.cuttable = cuttable
+        self.land = land
+        self.budget = budget
+        n = len(free)
+        self.cells_of_land: dict[int, list[int]] = {}
+        for c in range(n):
+            if free[c]:
+                self.cells_of_land.setdefault(land[c], []).append(c)
+
+    def grow_from(self, seed: int) -> list[tuple[int, ...]]:
+        self.seed = seed
+        self.out: list[tuple[int, ...]] = []
+        # Only the component of the seed matters; its landscapes bound the search.
+        comp = self._component(seed)
+        if len({self.land[c] for c in comp}) <= MAX_REGION_LANDSCAPES:
+            return []  # a region already (or part of one): nothing can change in it
+        self.comp_lands = sorted({self.land[c] for c in comp})
+        self._rec({seed}, set(), {self.land[seed]})
+        return self.out
+
+    def _component(self, seed: int) -> set[int]:
+        seen = {seed}
+        stack = [seed]
+        while stack:
+            c = stack.pop()
+            for b in self.nbrs[c]:
+                if self.free[b] and b not in seen:
+                    seen.add(b)
+                    stack.append(b)
+        return seen
+
+    def _rec(self, s: set[int], x: set[int], lands: set[int]) -> None:
+        while True:
+            frontier = sorted({b for c in s for b in self.nbrs[c]
+                               if self.free[b] and b not in s and b not in x})
+            if not frontier:
+                if x:
+                    self.out.append(tuple(sorted(s)))
+                return
+            forced_x, forced_s, open_ = [], [], []
+            for u in frontier:
+                in_ok = u > self.seed and (self.land[u] in lands
+                                            or len(lands) < MAX_REGION_LANDSCAPES)
+                if not in_ok:
+                    if not self.cuttable[u]:
+                        return
+                    forced_x.append(u)
+                elif not self.cuttable[u]:
+                    forced_s.append(u)
+                else:
+                    open_.append(u)
+            if len(x) + len(forced_x) > self.budget:
+                return
+            if forced_x:
+                x = x | set(forced_x)
+                continue
+            if forced_s:
+                # Adding one forced cell at a time keeps the landscape rule exact.
+                u = forced_s[0]
+                s = s | {u}
+                lands = lands | {self.land[u]}
+                continue
+            break
+        if len(x) + len(open_) > self.budget and self._hopeless(s, x, lands):
+            return
+        u = open_[0]
+        self._rec(s | {u}, x, lands | {self.land[u]})
+        if len(x) < self.budget:
+            self._rec(s, x | {u}, lands)
+
+    # -------------------------------------------------------------- pruning
+
+    def _hopeless(self, s: set[int], x: set[int], lands: set[int]) -> bool:
+        """True when no completion of ``s`` has a boundary within budget (see class doc)."""
+        room = self.budget - len(x)
+        below = [c for c in range(self.seed) if self.free[c]]
+        if self._flow_exceeds(s, x, below, room):
+            return True
+        others = [lam for lam in self.comp_lands if lam not in lands]
+        allowed_more = MAX_REGION_LANDSCAPES - len(lands)
+        if allowed_more == 0:
+            sinks = below + [c for lam in others for c in self.cells_of_land[lam]]
+            return self._flow_exceeds(s, x, sinks, room)
+        too_far = 0
+        for lam in others:
+            if self._flow_exceeds(s, x, below + self.cells_of_land[lam], room):
+                too_far += 1
+                if too_far > allowed_more:
+                    return True
+        return False
+
+    def _flow_exceeds(self, s: set[int], x: set[int], sinks: list[int], room: int) -> bool:
+        """Whether more than ``room`` cuttable cells are needed to cut ``s`` from ``sinks``.
+
+        Vertex-capacitated max flow (unit capacity on cuttable cells, unbounded on
+        the others) from ``s`` to ``sinks`` in the free cells minus ``x``, by
+        augmenting paths; stops after ``room + 1`` paths.
+        """
+        sink_set = {c for c in sinks if c not in s and c not in x}
+        if not sink_set:
+            return False
+        nbrs, free, cut = self.nbrs, self.free, self.cuttable
+        blocked = s | x
+        used: set[int] = set()                 # cuttable cells whose in→out arc carries flow
+        arc_flow: dict[tuple[int, int], int] = {}  # flow on out(a)→in(b) arcs
+        starts = sorted({b for c in s for b in nbrs[c] if free[b] and b not in blocked})
+        for _ in range(room + 1):
+            # BFS over (cell, side): side 0 = c_in, side 1 = c_out.
+            parent: dict[tuple[int, int], tuple[int, int] | None] = {}
+            queue = deque()
+            for b in starts:
+                parent[(b, 0)] = None
+                queue.append((b, 0))
+            end = None
+            while queue:
+                node = queue.popleft()
+                c, side = node
+                if side == 0:
+                    if (not cut[c] or c not in used) and (c, 1) not in parent:
+                        parent[(c, 1)] = node
+                        queue.append((c, 1))
+                    for a in nbrs[c]:  # cancel flow that entered c from a
+                        if arc_flow.get((a, c), 0) > 0 and (a, 1) not in parent:
+                            parent[(a, 1)] = node
+                            queue.append((a, 1))
+                else:
+                    if c in sink_set:
+                        end = node
+                        break
+                    for b in nbrs[c]:
+                        if free[b] and b not in blocked and (b, 0) not in parent:
+                            parent[(b, 0)] = node
+                            queue.append((b, 0))
+                    if cut[c] and c in used and (c, 0) not in parent:
+                        parent[(c, 0)] = node
+                        queue.append((c, 0))
+            if end is None:
+                return False
+            node = end
+            while parent[node] is not None:
+                prev = parent[node]
+                (pc, pside), (nc, _) = prev, node
+                if pc == nc:
+                    if pside == 0 and cut[nc]:
+                        used.add(nc)
+                    elif pside == 1:
+                        used.discard(nc)
+                elif pside == 1:
+                    arc_flow[(pc, nc)] = arc_flow.get((pc, nc), 0) + 1
+                else:
+                    arc_flow[(nc, pc)] -= 1
+                node = prev
+        return True
