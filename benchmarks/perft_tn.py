@@ -10,17 +10,18 @@ For each position: ``perft`` (fast counting path), optionally the generic
 the exhaustive ``best_turn`` oracle; the best wall time of ``--repeat`` runs.
 
 Measured on the project machine (2 cores shared with four other engineers, load
-average about 5, Python 3.11; best of 3-5 runs, so expect some noise):
+average about 5, Python 3.11). Wall times moved by a factor of 2-3 with the load,
+so each cell gives the range of best-of-3..7 results seen over several runs:
 
-=======================================  ==========  =========  =======  =========  =========
-position                                 turns       positions  perft s  best-turn  generic s
-=======================================  ==========  =========  =======  =========  =========
-midgame-2p (2x13 pieces, 30 stones)       1,041,121    188,369     0.44       0.23       3.3
-midgame-3p (3x10 pieces, 35 stones)         794,450    139,458     0.36       0.18       2.4
-midgame-4p (4x8 pieces, 39 stones)          176,360     32,700     0.10       0.07       0.55
-late-2p (25 pieces, 52 stones, scored)      244,461     46,210     0.13       0.08       0.72
-setup-2p (2x13 pieces, no stones)        10,333,067  1,716,948    12.1        3.6         -
-=======================================  ==========  =========  =======  =========  =========
+=======================================  ==========  =========  ========  =========  ========
+position                                 turns       positions  perft s   best-turn  generic s
+=======================================  ==========  =========  ========  =========  ========
+midgame-2p (2x13 pieces, 30 stones)       1,041,121    188,369  0.51-1.2  0.34-0.62  3.3-9.0
+midgame-3p (3x10 pieces, 35 stones)         794,450    139,458  0.36-1.0  0.18-0.50  2.4-5.7
+midgame-4p (4x8 pieces, 39 stones)          176,360     32,700  0.10-0.28 0.07-0.16  0.55-1.9
+late-2p (25 pieces, 52 stones, scored)      244,461     46,210  0.13-0.36 0.08-0.21  0.72-1.8
+setup-2p (2x13 pieces, no stones)        10,333,067  1,716,948  8.5-20    2.3-3.6    71
+=======================================  ==========  =========  ========  =========  ========
 
 "generic" counts the same turns by iterating ``legal_turns`` (tuples of notation
 objects), the path the other tools use.
