@@ -149,8 +149,8 @@ def solve(file: Path, turns: int | None, draws: int | None, time_limit: float | 
     else:
         if turns is not None:
             raise InputError("--turns is for Terra Nova files", path=file)
-        from cli import rift_valley
-        rift_valley.solve(file, draws=draws, params=params, as_json=as_json)
+        from cli import rift_valley_solve
+        rift_valley_solve.solve(file, draws=draws, params=params, as_json=as_json)
 
 
 @main.command(context_settings=CONTEXT)

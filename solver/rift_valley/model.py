@@ -228,6 +228,11 @@ def _tents(model: cp_model.CpModel, position: Position, tent: dict,
            conn: dict) -> cp_model.LinearExprT:
     """Tent points: ``near[t, s]`` may be 1 only if tent ``t`` is drawn and stop ``s`` connected.
 
+    Redundant cut: two orthogonally adjacent cells around a tent never both hold
+    own stops, so ``near[t, s] + near[t, s'] <= tent[t]`` for such pairs. It is
+    implied for integers, but without it the LP relaxation lets half a tent
+    collect half points from all 8 neighbours (twice the real value per tent).
+
     Sound reduction: a new tent with no connected stop beside it scores 0, so
     some optimal answer never draws one; it is required to have one.
     """
@@ -236,16 +241,20 @@ def _tents(model: cp_model.CpModel, position: Position, tent: dict,
     tents = [(t, true) for t in sorted(position.of(position.player).tents)] + list(tent.items())
     terms: list[cp_model.LinearExprT] = []
     for t, lit in tents:
-        near = []
+        near = {}
         for s in grid.king[t]:
             if s in conn:
                 var = model.new_bool_var(f"near_{grid.name(t)}_{grid.name(s)}")
                 model.add_implication(var, lit)
                 model.add_implication(var, conn[s])
-                near.append(var)
+                near[s] = var
+        for s in sorted(near):
+            for nb in grid.orthogonal[s]:
+                if nb > s and nb in near:
+                    model.add(near[s] + near[nb] <= lit)
         if t in tent:
-            model.add_bool_or(near).only_enforce_if(tent[t])
-        terms.append(TENT_POINTS_PER_STOP * sum(near))
+            model.add_bool_or(list(near.values())).only_enforce_if(tent[t])
+        terms.append(TENT_POINTS_PER_STOP * sum(near.values()))
     return sum(terms)
 
 
