@@ -122,3 +122,19 @@ def test_play_player_out_option(tmp_path):
     assert "stopped after 3 turn(s)" in run("play", path, "--turns", 3).stdout
     result = run("play", path, "--turns", 3, "--player-out-ends-game")
     assert "game over" in result.stdout
+
+
+def test_render_position_labels_edges_and_highlights():
+    from rich.console import Console
+
+    from cli.hexboard import render_position
+
+    position = read_position(POSITIONS / "midgame-3p.toml")
+    console = Console(record=True, width=120, force_terminal=True, color_system="truecolor")
+    console.print(render_position(position, highlight={0}))
+    text = console.export_text(clear=False)
+    lines = text.splitlines()
+    assert lines[0].split() == list("abcdefghijklmno") == lines[14].split()
+    assert lines[1].split()[0] == "1" and lines[13].split()[-1] == "13"
+    assert "lake" in text and "stones left 45" in text and "to move: red" in text
+    assert "\x1b[" in console.export_text(styles=True)      # coloured

@@ -300,10 +300,12 @@ def test_validate_rejects_piece_inside_region_and_too_many_pieces():
         pos(crowded)
 
 
-def test_play_line_keeps_the_player_and_sums_points():
+def test_play_line_keeps_the_player_and_ignores_game_end():
+    assert engine.PUZZLES_IGNORE_GAME_END is True
     p = pos(EXAMPLE_12)
     line = [turn(p, "a4-c4 #d4 h1-h2"), turn(p, "h2-h3 #h4 h3-g3")]
     result = play_line(p, line)
+    assert game_over(result.outcomes[0].position)     # yellow is gone, red plays on
     assert result.position.to_move == "red"
     assert (result.points, result.others, result.actions) == (24, 0, 6)
     assert result.turn_points == (24, 0)
