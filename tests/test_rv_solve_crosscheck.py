@@ -1,0 +1,46 @@
+"""CP-SAT max-score optimum = the engine's exhaustive optimum on 200 seeded random small boards."""
+
+from __future__ import annotations
+
+import pytest
+from rv_random import random_case
+
+from solver.cpsat import SolveParams
+from solver.rift_valley.engine import play_draws, score
+from solver.rift_valley.exhaustive import best_score
+from solver.rift_valley.solve import solve_max_score
+
+SEEDS = range(200)
+CASES = {seed: random_case(seed) for seed in SEEDS}
+PARAMS = SolveParams(workers=1, seed=0, time_limit=60)
+
+
+def test_the_random_cases_cover_every_situation():
+    cases = list(CASES.values())
+    counts = {
+        "other colours' elements": sum(c.others_drawn for c in cases),
+        "own existing elements": sum(c.own_drawn for c in cases),
+        "first-stop rule": sum(c.position.first_stop_rule for c in cases),
+        "stops_block_all_colours": sum(c.rules.stops_block_all_colours for c in cases),
+        "player owns the rift": sum(c.position.player == c.position.rift_owner for c in cases),
+        "someone else's rift": sum(c.position.player != c.position.rift_owner for c in cases),
+        "6x6 boards": sum(c.position.grid.size == 36 for c in cases),
+        "5x5 boards": sum(c.position.grid.size == 25 for c in cases),
+    }
+    assert all(n >= 20 for n in counts.values()), counts
+    assert {c.position.draws for c in cases} == {3, 4, 5, 6}
+    both = sum(c.others_drawn and c.position.first_stop_rule for c in cases)
+    assert both >= 5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", SEEDS)
+def test_solver_optimum_equals_exhaustive(seed):
+    case = CASES[seed]
+    answer = solve_max_score(case.position, None, PARAMS, case.rules)
+    oracle = best_score(case.position, None, case.rules)
+    assert answer.optimal
+    assert answer.value == oracle.value, (seed, answer.draw_strings())
+    assert len(answer.draws) <= case.position.draws
+    after = play_draws(case.position, answer.draws, case.rules)
+    assert score(after, case.position.player).total == answer.value
