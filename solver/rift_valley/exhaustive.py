@@ -129,7 +129,18 @@ class _Search:
         self.need_first = position.first_stop_rule
         self.existing_trail_points = sum(
             min(TRAIL_AREA_CAP, len({board.areas[c] for c in t.cells(grid)})) for t in own.trails)
+        self.value_masks = tuple(
+            (points, _bits(c for c, v in self.animal_value.items() if v == points))
+            for points in sorted(set(self.animal_value.values())))
         self.candidates = self._candidates(occ)
+        # The inner loop reads plain tuples: (gain bound, interior, both ends, animals, value).
+        self.rows = [(c.gain_bound, c.interior, (1 << c.trail.start) | (1 << c.trail.end),
+                      c.animals, c.value) for c in self.candidates]
+        self.by_end: list[list[int]] = [[] for _ in range(grid.size)]
+        for index, cand in enumerate(self.candidates):
+            for end in cand.trail.ends:
+                self.by_end[end].append(index)
+        self.bound_cache: dict[tuple[int, int, int, int], int] = {}
         self.max_base_gain = max((c.base_bound for c in self.candidates), default=0)
         self.reachable = 0  # animal cells some candidate trail touches
         for cand in self.candidates:
@@ -188,6 +199,10 @@ class _Search:
                 gain -= UNCONNECTED_STOP_PENALTY
         return gain
 
+    def _animal_points(self, mask: int) -> int:
+        """Points of the animal cells in ``mask``."""
+        return sum(points * (mask & cells).bit_count() for points, cells in self.value_masks)
+
     def _bound(self, fixed: int, left: int, gain: int, stops: int, uncovered: int) -> int:
         """Most a set can score that adds up to ``left`` elements to one worth ``fixed``
         (new tents not counted), given ``stops`` own stops now, animal points ``uncovered``
@@ -198,6 +213,13 @@ class _Search:
         add at most T·gain, and at most T·(best gain without animals) + ``uncovered``;
         a tent adds 2 per connected own stop next to it, at most 2·min(4, stops+N).
         """
+        key = (left, gain, stops, uncovered)
+        best = self.bound_cache.get(key)
+        if best is None:
+            best = self.bound_cache[key] = self._best_addition(left, gain, stops, uncovered)
+        return fixed + best
+
+    def _best_addition(self, left: int, gain: int, stops: int, uncovered: int) -> int:
         best = 0
         for new in range(left + 1):
             room = left - new
@@ -217,7 +239,7 @@ class _Search:
                     best = max(best, value)
             if pairs >= room and stops + new >= MAX_STOPS_NEXT_TO_TENT:
                 break  # more stops only take budget from trails and tents
-        return fixed + best
+        return best
 
     # --- search -------------------------------------------------------------
 
@@ -237,35 +259,79 @@ class _Search:
             return
         stops = self.own_existing | new_stops
         stop_count = stops.bit_count()
-        uncovered = sum(self.animal_value[c] for c in _cells_of(self.reachable & ~covered))
+        open_animals = self.reachable & ~covered
+        uncovered = self._animal_points(open_animals)
         taken = interiors | stops | self.occupied
+        # Cells a new end stop may not take. Two new ends of one candidate are never
+        # orthogonally adjacent (such pairs are not candidates).
         blocked_new = interiors | self.all_stops | new_stops
         for s in _cells_of(new_stops):
             blocked_new |= self.orth[s]
+        rows = self.rows
         gain = bound = None
-        for index in range(start, len(self.candidates)):
-            cand = self.candidates[index]
-            if cand.gain_bound != gain:
-                gain = cand.gain_bound
+        for index in self._affordable(start, stops, left):
+            cand_gain, interior, ends, animals, value = rows[index]
+            if cand_gain != gain:
+                gain = cand_gain
                 bound = self._bound(fixed, left, gain, stop_count, uncovered)
             if bound <= self.best_value:
                 return  # candidates are sorted by gain bound: no later one does better
-            if cand.interior & taken:
+            if interior & taken:
                 continue
-            cost = 1
-            added = 0
-            for end in cand.trail.ends:
-                if not stops >> end & 1:
-                    if blocked_new >> end & 1 or self.orth[end] & added:
-                        cost = left + 1
-                        break
-                    cost += 1
-                    added |= 1 << end
-            if cost > left:
+            new = ends & ~stops
+            if new & blocked_new:
                 continue
-            self._dfs(index + 1, chosen + (cand,), used + cost, interiors | cand.interior,
-                      connected | (1 << cand.trail.start) | (1 << cand.trail.end),
-                      covered | cand.animals, new_stops | added, trail_points + cand.value)
+            added = new.bit_count()
+            if added >= left:
+                continue
+            # The child is worth at most fixed + this trail's gain bound, plus what its
+            # remaining draws can add with later (no better) candidates.
+            child_uncovered = uncovered - self._animal_points(animals & open_animals)
+            if self._bound(fixed + gain, left - 1 - added, gain, stop_count + added,
+                           child_uncovered) <= self.best_value:
+                continue
+            self._dfs(index + 1, chosen + (self.candidates[index],), used + 1 + added,
+                      interiors | interior, connected | ends, covered | animals,
+                      new_stops | new, trail_points + value)
+
+    def _affordable(self, start: int, stops: int, left: int):
+        """Candidate indices from ``start`` on, ascending, that ``left`` draws can pay for:
+        with one draw left only trails between two present stops, with two at least one
+        end must be present; otherwise all of them."""
+        if left >= 3:
+            return range(start, len(self.rows))
+        found: set[int] = set()
+        for stop in _cells_of(stops):
+            found.update(self.by_end[stop])
+        rows = self.rows
+        return sorted(i for i in found
+                      if i >= start and (left == 2 or not rows[i][2] & ~stops))
+
+    def _tent_tiers(self, live: int, free: int) -> list[tuple[int, int]]:
+        """``(value, cells)`` from the best tent cells down: free cells next to 4, 3, 2, 1
+        connected own stops (MAX_STOPS_NEXT_TO_TENT caps the count; counted bit-sliced)."""
+        ones = twos = threes = fours = 0
+        for stop in _cells_of(live):
+            ring = self.king[stop]
+            fours |= threes & ring
+            threes |= twos & ring
+            twos |= ones & ring
+            ones |= ring
+        return [(TENT_POINTS_PER_STOP * 4, fours & free),
+                (TENT_POINTS_PER_STOP * 3, threes & ~fours & free),
+                (TENT_POINTS_PER_STOP * 2, twos & ~threes & free),
+                (TENT_POINTS_PER_STOP, ones & ~twos & free)]
+
+    @staticmethod
+    def _best_tents(tiers: list[tuple[int, int]], count: int) -> list[tuple[int, int]]:
+        """The ``count`` best ``(value, cell)`` tents, by value then cell number."""
+        out: list[tuple[int, int]] = []
+        for value, cells in tiers:
+            for cell in _cells_of(cells):
+                if len(out) >= count:
+                    return out
+                out.append((value, cell))
+        return out
 
     def _complete(self, chosen, used, interiors, connected, covered, new_stops,
                   trail_points) -> int:
@@ -274,19 +340,14 @@ class _Search:
         left = self.budget - used
         stops = self.own_existing | new_stops
         live = connected & stops
-        fixed = (trail_points + self.existing_trail_points
-                 + sum(self.animal_value[c] for c in _cells_of(covered))
+        fixed = (trail_points + self.existing_trail_points + self._animal_points(covered)
                  + UNCONNECTED_STOP_PENALTY * (stops & ~connected).bit_count()
                  + TENT_POINTS_PER_STOP * sum((self.king[t] & live).bit_count()
                                               for t in self.own_tents))
         free = self.open & ~self.occupied & ~interiors & ~stops
-        near = 0
-        for stop in _cells_of(live):
-            near |= self.king[stop]
-        tent_cells = sorted(((TENT_POINTS_PER_STOP * (self.king[c] & live).bit_count(), c)
-                             for c in _cells_of(free & near)), key=lambda vc: (-vc[0], vc[1]))
+        tiers = self._tent_tiers(live, free)
         if not (self.need_first and not new_stops & self.first_ok):
-            tents = tent_cells[:min(left, self.tents_left)]
+            tents = self._best_tents(tiers, min(left, self.tents_left))
             self._record(fixed + sum(v for v, _ in tents), chosen, tents, None)
             return fixed
         # The first-stop rule wants a new stop away from animals and no connected new
@@ -299,10 +360,11 @@ class _Search:
         for s in _cells_of(stops if not self.rules.stops_block_all_colours
                            else stops | self.all_stops):
             blocked |= self.orth[s]
-        wanted = tent_cells[:min(left - 1, self.tents_left)]
+        wanted = self._best_tents(tiers, min(left - 1, self.tents_left))
         wanted_cells = {c for _, c in wanted}
+        pool = self._best_tents(tiers, len(wanted) + 1)
         for spot in _cells_of(free & self.first_ok & ~blocked):
-            tents = [vc for vc in tent_cells if vc[1] != spot][:len(wanted)]
+            tents = [vc for vc in pool if vc[1] != spot][:len(wanted)]
             self._record(fixed + UNCONNECTED_STOP_PENALTY + sum(v for v, _ in tents),
                          chosen, tents, spot)
             if spot not in wanted_cells:
