@@ -1,0 +1,174 @@
+"""Run benchmark cases: time CP-SAT and the exhaustive search on the same position.
+
+Each game provides a ``benchcases`` module (``solver.terra_nova.benchcases``,
+``solver.rift_valley.benchcases``) with four functions:
+
+* ``load(case, root) -> position`` — the case's position (file or recipe);
+* ``size(position) -> (cells, players)``;
+* ``solve_cpsat(position, case, params) -> Solved`` — the game's CP-SAT solve
+  (answer replayed through the engine), timed here from model building to the
+  checked answer;
+* ``solve_exhaustive(position, case, cap) -> tuple[int, ...]`` — the engine's
+  exhaustive search; raises ``TimeoutError`` after ``cap`` seconds.
+
+Records hold the median CP-SAT time over ``case.repeat`` runs, the exhaustive time
+(or ``None`` with ``exhaustive = "capped"``) and their ratio.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from solver.bench.suite import REPO_ROOT, Case, Suite
+from solver.cpsat import SolveParams
+
+RUNNERS = {"terra-nova": "solver.terra_nova.benchcases",
+           "rift-valley": "solver.rift_valley.benchcases"}
+
+
+@dataclass(frozen=True)
+class Solved:
+    """What a game's CP-SAT solve returns to the harness."""
+
+    value: tuple[int, ...]
+    """The full objective tuple (TN: points, others[, actions]; RV: (score,))."""
+    optimal: bool
+    length: int
+    """Actions (Terra Nova) or draws (Rift Valley) in the answer."""
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Record:
+    """One case's measurements (one JSON record)."""
+
+    case: str
+    game: str
+    kind: str
+    cells: int
+    players: int
+    horizon: int | None
+    """Turns (Terra Nova) or draw budget (Rift Valley; None = unlimited)."""
+    value: list[int]
+    optimal: bool
+    length: int
+    cpsat_s: float
+    """Median wall seconds of the CP-SAT runs (model building and engine check included)."""
+    cpsat_runs: list[float]
+    exhaustive_s: float | None
+    exhaustive: str
+    """``"done"`` or ``"capped"`` (the search passed the cap; no time recorded)."""
+    exhaustive_value: list[int] | None
+    agree: bool | None
+    """Whether both searches found the same objective tuple (None when capped)."""
+    ratio: float | None
+    """``exhaustive_s / cpsat_s``: how many times faster CP-SAT is (None when capped)."""
+    cap: float
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+def runner(game: str) -> ModuleType:
+    """The ``benchcases`` module of ``game``."""
+    return importlib.import_module(RUNNERS[game])
+
+
+def run_case(case: Case, params: SolveParams, cap: float, root: Path = REPO_ROOT) -> Record:
+    """Time ``case``: CP-SAT ``case.repeat`` times, then the exhaustive search once (capped)."""
+    game = runner(case.game)
+    position = game.load(case, root)
+    cells, players = game.size(position)
+    runs = []
+    solved: Solved | None = None
+    for _ in range(case.repeat):
+        start = time.perf_counter()
+        solved = game.solve_cpsat(position, case, params)
+        runs.append(time.perf_counter() - start)
+    assert solved is not None
+    start = time.perf_counter()
+    try:
+        exhaustive_value: tuple[int, ...] | None = tuple(game.solve_exhaustive(position, case,
+                                                                               cap))
+        exhaustive_s: float | None = time.perf_counter() - start
+    except TimeoutError:
+        exhaustive_value, exhaustive_s = None, None
+    cpsat_s = statistics.median(runs)
+    agree = None if exhaustive_value is None else exhaustive_value == solved.value
+    return Record(
+        case=case.name, game=case.game, kind=case.kind, cells=cells, players=players,
+        horizon=case.turns if case.game == "terra-nova" else _budget(position, case),
+        value=list(solved.value), optimal=solved.optimal, length=solved.length,
+        cpsat_s=round(cpsat_s, 4), cpsat_runs=[round(r, 4) for r in runs],
+        exhaustive_s=None if exhaustive_s is None else round(exhaustive_s, 4),
+        exhaustive="capped" if exhaustive_s is None else "done",
+        exhaustive_value=None if exhaustive_value is None else list(exhaustive_value),
+        agree=agree,
+        ratio=None if exhaustive_s is None else round(exhaustive_s / max(cpsat_s, 1e-9), 3),
+        cap=cap, stats=solved.stats,
+    )
+
+
+def _budget(position: Any, case: Case) -> int | None:
+    return case.draws if case.draws is not None else position.draws
+
+
+def run_suite(suite: Suite, params: SolveParams, cap: float | None = None,
+              on_record: Callable[[Case, Record], None] | None = None) -> list[Record]:
+    """Run every case of ``suite`` in order; ``cap`` overrides the suite's exhaustive cap.
+
+    Cases run one after another (timings need a quiet machine); ``params.workers``
+    is the CP-SAT thread count of each solve.
+    """
+    cap = suite.cap if cap is None else cap
+    records = []
+    for case in suite.cases:
+        record = run_case(case, params, cap)
+        records.append(record)
+        if on_record:
+            on_record(case, record)
+    return records
+
+
+def summary(records: list[Record]) -> list[dict[str, Any]]:
+    """Medians per (game, kind, horizon) group, in order of first appearance."""
+    groups: dict[tuple, list[Record]] = {}
+    for record in records:
+        groups.setdefault((record.game, record.kind, record.horizon), []).append(record)
+    out = []
+    for (game, kind, horizon), group in groups.items():
+        done = [r for r in group if r.exhaustive_s is not None]
+        out.append({
+            "game": game, "kind": kind, "horizon": horizon, "cases": len(group),
+            "optimal": sum(r.optimal for r in group),
+            "cpsat_median_s": round(statistics.median(r.cpsat_s for r in group), 4),
+            "exhaustive_done": len(done),
+            "exhaustive_median_s": (round(statistics.median(r.exhaustive_s for r in done), 4)
+                                    if done else None),
+            "ratio_median": (round(statistics.median(r.ratio for r in done), 3)
+                             if done else None),
+        })
+    return out
+
+
+def report(suite: Suite, records: list[Record], params: SolveParams, cap: float) -> dict:
+    """The JSON object ``boardsat bench --json`` prints."""
+    from ortools import __version__ as ortools_version
+    return {
+        "suite": suite.name,
+        "machine": {"cores": os.cpu_count(), "python": platform.python_version(),
+                    "ortools": ortools_version, "platform": platform.platform()},
+        "workers": params.workers,
+        "seed": params.seed,
+        "time_limit": params.time_limit,
+        "cap": cap,
+        "cases": [asdict(r) for r in records],
+        "summary": summary(records),
+    }

@@ -1,0 +1,135 @@
+"""Benchmark suites: TOML files listing the cases to time.
+
+Format (``benchmarks/suites/quick.toml``)::
+
+    [suite]
+    time_limit = 60      # CP-SAT seconds per case (not proven optimal past it)
+    cap = 10             # seconds the exhaustive search may take before "capped"
+
+    [[case]]
+    name = "tn-late-best"
+    game = "terra-nova"
+    position = "positions/terra-nova/late-2p.toml"   # relative to the repository
+    kind = "best-turn"   # best-turn | closing | max-score
+    turns = 1            # Terra Nova horizon; Rift Valley: draws = N (absent: the file's)
+
+    [[case]]                          # a generated position instead of a file
+    name = "tn-small-best"
+    game = "terra-nova"
+    kind = "best-turn"
+    recipe = { rows = 7, cols = 9, players = 2, pieces = 4, turns_played = 10, seed = 3 }
+
+The recipe keys are the game's (see ``position_from_recipe`` in the game's
+``benchcases`` module).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import solver
+from solver.errors import InputError
+from solver.tomlfile import check_keys, load_toml, place_of, require_type
+
+REPO_ROOT = Path(solver.__file__).resolve().parent.parent
+"""The repository the package is installed from (editable install); suites live under it."""
+
+SUITES_DIR = REPO_ROOT / "benchmarks" / "suites"
+GAMES = ("terra-nova", "rift-valley")
+KINDS = {"terra-nova": ("best-turn", "closing"), "rift-valley": ("max-score",)}
+CASE_KEYS = ("name", "game", "position", "recipe", "kind", "turns", "draws", "repeat")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One benchmark case: a position (file or recipe) and the puzzle to solve on it."""
+
+    name: str
+    game: str
+    kind: str
+    position: Path | None = None
+    recipe: dict[str, Any] | None = None
+    turns: int | None = None
+    draws: int | None = None
+    repeat: int = 1
+    """How often the CP-SAT solve is timed; the record keeps the median."""
+
+
+@dataclass(frozen=True)
+class Suite:
+    """A named list of cases with the suite-wide limits."""
+
+    name: str
+    path: Path
+    time_limit: float
+    cap: float
+    cases: tuple[Case, ...] = field(default_factory=tuple)
+
+
+def suite_file(name: str) -> Path:
+    """The file of a named suite (``quick`` → ``benchmarks/suites/quick.toml``)."""
+    return SUITES_DIR / f"{name}.toml"
+
+
+def load_suite(path: str | Path, root: Path | None = None) -> Suite:
+    """Read a suite file; positions are resolved against ``root`` (default: the repository)."""
+    path = Path(path)
+    root = root or REPO_ROOT
+    data, text = load_toml(path)
+    check_keys(data, ("suite", "case"), text=text, path=path)
+    head = data.get("suite", {})
+    check_keys(head, ("time_limit", "cap"), text=text, path=path, prefix="suite.")
+    time_limit = float(require_type(head.get("time_limit", 60), (int, float), "time_limit",
+                                    text=text, path=path))
+    cap = float(require_type(head.get("cap", 10), (int, float), "cap", text=text, path=path))
+    cases = []
+    names: set[str] = set()
+    for number, table in enumerate(data.get("case", []), start=1):
+        case = _case(table, number, root, text, path)
+        if case.name in names:
+            raise InputError(f"two cases are named {case.name!r}", path=path,
+                             place=place_of(text, "name"))
+        names.add(case.name)
+        cases.append(case)
+    if not cases:
+        raise InputError("the suite has no [[case]]", path=path)
+    return Suite(path.stem, path, time_limit, cap, tuple(cases))
+
+
+def _case(table: dict[str, Any], number: int, root: Path, text: str, path: Path) -> Case:
+    where = f"case {number}"
+    check_keys(table, CASE_KEYS, text=text, path=path)
+    for key in ("name", "game", "kind"):
+        if key not in table:
+            raise InputError(f"{where} has no '{key}'", path=path)
+        require_type(table[key], str, key, text=text, path=path)
+    game, kind = table["game"], table["kind"]
+    if game not in GAMES:
+        raise InputError(f"{where}: unknown game {game!r} (games: {', '.join(GAMES)})",
+                         path=path, place=place_of(text, "game"))
+    if kind not in KINDS[game]:
+        raise InputError(f"{where}: {game} has no kind {kind!r} "
+                         f"(kinds: {', '.join(KINDS[game])})", path=path,
+                         place=place_of(text, "kind"))
+    if ("position" in table) == ("recipe" in table):
+        raise InputError(f"{where} needs exactly one of 'position' and 'recipe'", path=path)
+    position = None
+    if "position" in table:
+        position = root / require_type(table["position"], str, "position", text=text, path=path)
+    recipe = table.get("recipe")
+    if recipe is not None:
+        require_type(recipe, dict, "recipe", text=text, path=path)
+    numbers = {}
+    for key in ("turns", "draws", "repeat"):
+        if key in table:
+            numbers[key] = require_type(table[key], int, key, text=text, path=path)
+    turns = numbers.get("turns")
+    if game == "terra-nova":
+        turns = turns or 1
+        if kind == "best-turn" and turns != 1:
+            raise InputError(f"{where}: best-turn has turns = 1", path=path,
+                             place=place_of(text, "turns"))
+    return Case(name=table["name"], game=game, kind=kind, position=position, recipe=recipe,
+                turns=turns, draws=numbers.get("draws"), repeat=max(1, numbers.get("repeat", 1)))

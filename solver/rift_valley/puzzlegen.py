@@ -1,0 +1,149 @@
+"""Realistic Rift Valley positions for the puzzle generator and the benchmarks.
+
+A position comes from a seeded game prefix on one board: the board passes from
+player to player as in the real game (one draw per round, colours in seat
+order, the rift owner first and bound by the first-stop rule on that draw),
+each draw chosen by :func:`solver.rift_valley.game.random_policy` (it prefers
+trails). The puzzle's player then gets a draw budget.
+
+:func:`greedy_draws` is the yardstick for difficulty: a greedy player who looks
+one element ahead (a stop is judged together with the best trail it opens).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from solver.errors import InputError
+from solver.rift_valley.engine import apply_draw, draw_problem, legal_draws, score
+from solver.rift_valley.fileformat import read_position
+from solver.rift_valley.game import random_policy
+from solver.rift_valley.notation import Draw, DrawStop, DrawTrail
+from solver.rift_valley.position import COLOURS, Position, Trail
+
+RECIPE_KEYS = ("board", "players", "rounds", "seed", "draws", "player")
+
+GREEDY_PAIR_REACH = 6
+"""Greedy lookahead: two new stops joined by a straight trail at most this many cells apart."""
+
+
+def game_prefix(start: Position, colours: tuple[str, ...], rounds: int,
+                rng: random.Random) -> Position:
+    """``start`` after ``rounds`` draws, one per round, by ``colours`` in seat order.
+
+    ``colours[0]`` owns the rift and draws first, under the first-stop rule. A
+    colour with no legal draw passes.
+    """
+    position = start.replace(rift_owner=colours[0], draws=None, first_stop_rule=False,
+                             solution=None)
+    for number in range(rounds):
+        colour = colours[number % len(colours)]
+        first = number == 0
+        draws = list(legal_draws(position, colour, first=first))
+        if draws:
+            draw = random_policy(position, colour, draws, False, rng)
+            position = apply_draw(position, colour, draw, first=first)
+    return position
+
+
+def position_from_recipe(recipe: Mapping[str, Any], root: Path) -> Position:
+    """A mid-game puzzle position as a benchmark suite describes it.
+
+    Keys: ``board`` (file relative to ``root``), ``players`` (2–5), ``rounds``
+    (draws made on the board before the puzzle), ``seed``, ``player`` (seat
+    index of the puzzle's player, default 0) and ``draws`` (budget; absent:
+    unlimited).
+    """
+    unknown = sorted(set(recipe) - set(RECIPE_KEYS))
+    if unknown:
+        raise InputError(f"unknown recipe key {unknown[0]!r} (allowed: {', '.join(RECIPE_KEYS)})")
+    if "board" not in recipe:
+        raise InputError("a Rift Valley recipe needs a 'board'")
+    board = read_position(root / recipe["board"])
+    colours = COLOURS[: recipe.get("players", 3)]
+    rng = random.Random(recipe.get("seed", 0))
+    position = game_prefix(board, colours, recipe.get("rounds", 0), rng)
+    player = colours[recipe.get("player", 0)]
+    return position.replace(player=player, draws=recipe.get("draws"))
+
+
+# ------------------------------------------------------------------ greedy player
+
+
+def _options(position: Position, colour: str) -> list[tuple[Draw, ...]]:
+    """Greedy moves: one legal draw, a new stop plus a trail from it to an own stop,
+    or two new stops plus the straight trail joining them."""
+    grid = position.grid
+    singles = list(legal_draws(position, colour))
+    options: list[tuple[Draw, ...]] = [(d,) for d in singles if not isinstance(d, DrawStop)]
+    own = sorted(position.of(colour).stops)
+    for stop in (d for d in singles if isinstance(d, DrawStop)):
+        after = apply_draw(position, colour, stop)
+        for other in own:
+            for trail in _shapes(grid, stop.cell, other):
+                if draw_problem(after, colour, DrawTrail(trail)) is None:
+                    options.append((stop, DrawTrail(trail)))
+        r, c = grid.coords(stop.cell)
+        for dr, dc in ((0, 1), (1, 0)):
+            for k in range(2, GREEDY_PAIR_REACH + 1):
+                far = grid.index(r + dr * k, c + dc * k)
+                if far is None:
+                    break
+                second = DrawStop(far)
+                if draw_problem(after, colour, second) is not None:
+                    continue
+                both = apply_draw(after, colour, second)
+                trail = DrawTrail(Trail(stop.cell, far))
+                if draw_problem(both, colour, trail) is None:
+                    options.append((stop, second, trail))
+    return options
+
+
+def _shapes(grid: Any, a: int, b: int) -> list[Trail]:
+    (ra, ca), (rb, cb) = grid.coords(a), grid.coords(b)
+    if ra == rb or ca == cb:
+        return [Trail(a, b)]
+    return [Trail(a, b, grid.index(ra, cb)), Trail(a, b, grid.index(rb, ca))]
+
+
+def greedy_draws(position: Position, rng: random.Random) -> tuple[int, list[Draw]]:
+    """The greedy player's score and draws within the position's budget.
+
+    Each step takes the option (see :func:`_options`) with the best score gain
+    per draw that fits the remaining budget, ties broken at random; it stops
+    when no option gains anything. Tents only count when they score.
+    """
+    colour = position.player
+    budget = position.draws
+    current = position.replace(draws=None, first_stop_rule=False)
+    total = score(current, colour).total
+    chosen: list[Draw] = []
+    first = position.first_stop_rule
+    while budget is None or len(chosen) < budget:
+        best: tuple[float, float] | None = None
+        pick: tuple[tuple[Draw, ...], Position, int] | None = None
+        for option in _options(current, colour):
+            if budget is not None and len(chosen) + len(option) > budget:
+                continue
+            if first and not isinstance(option[0], DrawStop):
+                continue
+            after = current
+            try:
+                for number, draw in enumerate(option):
+                    after = apply_draw(after, colour, draw, first=first and number == 0)
+            except InputError:
+                continue
+            value = score(after, colour).total
+            gain = (value - total) / len(option)
+            rank = (gain, rng.random())
+            if gain > 0 and (best is None or rank > best):
+                best, pick = rank, (option, after, value)
+        if pick is None:
+            break
+        option, current, total = pick
+        chosen.extend(option)
+        first = False
+    return total, chosen

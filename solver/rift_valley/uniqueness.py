@@ -1,0 +1,85 @@
+"""Is a Rift Valley max-score answer unique? Checked with CP-SAT on the answer variables.
+
+An answer is the set of new elements (stops, trails, tents). Optimal answers are
+ordered by score, then by fewest draws (an element that adds nothing is never
+part of an answer; the model already leaves out tents with no connected stop
+beside them and stops no trail ends at, see :mod:`solver.rift_valley.model`).
+The check: solve; fix the score and the draw count at their optima; forbid the
+found set ("some element variable differs"); solve again: INFEASIBLE means the
+optimal set is unique.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from solver.cpsat import SolveParams, solve
+from solver.errors import EngineDisagreement
+from solver.rift_valley.engine import play_draws, score
+from solver.rift_valley.model import build_model
+from solver.rift_valley.notation import Draw
+from solver.rift_valley.position import Position
+from solver.rift_valley.solve import configured_solver
+
+
+@dataclass(frozen=True)
+class Checked:
+    """The optimum of a max-score puzzle and whether its element set is unique.
+
+    ``unique`` is None when a solve did not finish within its effort limit.
+    """
+
+    value: int
+    draws: tuple[Draw, ...]
+    unique: bool | None
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+def _solver(effort: float | None) -> cp_model.CpSolver:
+    solver = configured_solver()
+    if effort is not None:
+        solver.parameters.max_deterministic_time = effort
+    return solver
+
+
+def check_unique(position: Position, params: SolveParams | None = None,
+                 effort: float | None = None) -> Checked | None:
+    """Solve ``position``'s max-score puzzle and check that its optimal answer is unique.
+
+    ``effort`` limits each solve in CP-SAT deterministic seconds (reproducible,
+    unlike a wall-clock limit). Returns None when the optimum is not proven. The
+    answer is replayed through the engine, which must give the same score.
+    """
+    params = params or SolveParams(workers=1)
+    built = build_model(position, position.draws)
+    model = built.model
+    elements = list(built.stop.values()) + list(built.trail) + list(built.tent.values())
+    solver, first = solve(model, params, solver=_solver(effort))
+    if not first.optimal:
+        return None
+    value = round(first.objective)
+    model.add(built.objective == value)
+    model.clear_objective()
+    model.minimize(sum(elements))
+    solver, second = solve(model, params, solver=_solver(effort))
+    if not second.optimal:
+        return None
+    count = round(second.objective)
+    model.clear_objective()
+    model.add(sum(elements) == count)
+    found = [solver.boolean_value(v) for v in elements]
+    draws = tuple(built.draws(solver))
+    final = play_draws(position.replace(draws=None), draws)
+    if score(final, position.player).total != value:
+        raise EngineDisagreement(f"the model scores its answer {value}, the engine "
+                                 f"{score(final, position.player).total}")
+    model.add_bool_or([~v if on else v for v, on in zip(elements, found, strict=True)])
+    _, third = solve(model, params, solver=_solver(effort))
+    unique = True if third.status == "infeasible" else False if third.feasible else None
+    stats = {"branches": first.stats["branches"] + second.stats["branches"],
+             "conflicts": first.stats["conflicts"] + second.stats["conflicts"],
+             "wall_s": round(first.wall_s + second.wall_s + third.wall_s, 3)}
+    return Checked(value, draws, unique, stats)

@@ -1,0 +1,250 @@
+"""Is a Terra Nova puzzle's optimal answer unique? CP-SAT on the answer variables.
+
+A puzzle (best-turn, or max-points closing over ``turns`` turns) has a unique
+answer when every optimal line leads to the same final position: the same own
+pieces, stones and points of every player. The objective tuple is the rules'
+(best-turn: points, then others' points; closing: also fewest actions).
+
+:func:`check_unique` is the authoritative check: solve the
+:class:`~solver.terra_nova.model.TurnModel` lexicographically, fix every
+objective at its optimum, add the clause "some final-state variable differs
+from the found answer" and solve again: INFEASIBLE means unique. The found line
+is replayed through the reference engine, which must agree on the objective.
+
+:func:`engine_finals` is a cheap exact pre-filter on the engine side: it finds
+up to two distinct optimal final positions by search, so most non-unique
+candidates are rejected before the (slower) CP-SAT check runs.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from solver.cpsat import SolveParams, solve
+from solver.errors import EngineDisagreement
+from solver.terra_nova.engine import play_line, turn_state
+from solver.terra_nova.model import TurnModel
+from solver.terra_nova.notation import Turn
+from solver.terra_nova.position import Position
+from solver.terra_nova.solve import PROBING_LEVEL
+from solver.terra_nova.turngen import ACTIONS_PER_TURN, TurnState
+
+
+@dataclass(frozen=True)
+class Checked:
+    """The optimum of a puzzle and whether its final position is unique.
+
+    ``key`` is the objective tuple: ``(points, others)`` for best-turn,
+    ``(points, others, actions)`` for closing. ``unique`` is None when a solve
+    did not finish within its effort limit.
+    """
+
+    key: tuple[int, ...]
+    line: tuple[Turn, ...]
+    unique: bool | None
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+def weighted_objective(tm: TurnModel, turns: int) -> cp_model.LinearExprT:
+    """One objective ordering lines exactly as the rules do (own points up, others' points
+    down, for closing also actions down), with the weights of
+    :func:`solver.terra_nova.solve.solve_puzzle`: ``actions <= 3 * turns < B`` and
+    others' points ``<= U``, so ``own * A - others * B - actions`` with
+    ``A = B * (U + 1)`` is lexicographic."""
+    bound = tm.others_upper_bound()
+    if turns == 1:
+        return tm.own_points() * (bound + 1) - tm.other_points()
+    b = ACTIONS_PER_TURN * turns + 1
+    return tm.own_points() * (b * (bound + 1)) - tm.other_points() * b - tm.actions()
+
+
+def _solver(effort: float | None) -> cp_model.CpSolver:
+    solver = cp_model.CpSolver()
+    solver.parameters.cp_model_probing_level = PROBING_LEVEL
+    if effort is not None:
+        solver.parameters.max_deterministic_time = effort
+    return solver
+
+
+def check_unique(position: Position, turns: int, params: SolveParams | None = None,
+                 effort: float | None = None) -> Checked | None:
+    """Solve the puzzle over ``turns`` turns and check that its final position is unique.
+
+    ``effort`` limits each solve in CP-SAT deterministic seconds (reproducible).
+    Returns None when the optimum is not proven within it.
+    """
+    params = params or SolveParams(workers=1)
+    start = time.perf_counter()
+    tm = TurnModel(position, turns)
+    model = tm.model
+    finals = tm.state_vars()
+    objective = weighted_objective(tm, turns)
+    model.maximize(objective)
+    solver, first = solve(model, params, solver=_solver(effort))
+    if not first.optimal:
+        return None
+    line = tuple(tm.line(solver))
+    key = (int(solver.value(tm.own_points())), int(solver.value(tm.other_points())))
+    if turns > 1:
+        key += (int(solver.value(tm.actions())),)
+    outcome = play_line(position, line)
+    engine_key = (outcome.points, outcome.others) + ((outcome.actions,) if turns > 1 else ())
+    if engine_key != key:
+        raise EngineDisagreement(f"the model's line is worth {key}, the engine says {engine_key}")
+    model.clear_objective()
+    model.add(objective == round(first.objective))
+    differs = []
+    for var in finals:
+        if isinstance(var, int):
+            continue
+        value = solver.value(var)
+        if list(var.proto.domain) == [0, 1]:
+            differs.append(~var if value else var)
+        else:
+            flag = model.new_bool_var(f"differs_{var.name}")
+            model.add(var != value).only_enforce_if(flag)
+            differs.append(flag)
+    model.add_bool_or(differs)
+    _, last = solve(model, params, solver=_solver(effort))
+    unique = True if last.status == "infeasible" else False if last.feasible else None
+    stats = {"branches": first.stats["branches"] + last.stats["branches"],
+             "conflicts": first.stats["conflicts"] + last.stats["conflicts"],
+             "wall_s": round(time.perf_counter() - start, 3)}
+    return Checked(key, line, unique, stats)
+
+
+# ------------------------------------------------------------------ engine pre-filter
+
+
+class _Budget:
+    def __init__(self, nodes: int) -> None:
+        self.left = nodes
+
+    def tick(self) -> None:
+        self.left -= 1
+        if self.left < 0:
+            raise TimeoutError("engine pre-filter passed its node budget")
+
+
+Final = tuple[tuple[tuple[int, ...], int, int], tuple[int, ...]]
+"""A final position: the board snapshot and the points each player gained."""
+
+
+class _OneTurn:
+    """Best rank of one turn and up to two distinct final positions reaching it.
+
+    Rank: ``(points, -others)``, with ``-actions`` appended for closing puzzles.
+    Exact shortcut: a final move gains nothing, so all legal final moves after a
+    two-action prefix share its rank; two of them already make two finals.
+    """
+
+    def __init__(self, state: TurnState, budget: _Budget, count_actions: bool) -> None:
+        self.s = state
+        self.budget = budget
+        self.count_actions = count_actions
+        self.best: tuple | None = None
+        self.finals: dict[Final, tuple] = {}
+
+    def run(self) -> tuple[tuple, dict[Final, tuple]]:
+        s = self.s
+        for move in s.moves():
+            token = s.do_move(*move)
+            self._node(1, (move,))
+            s.undo_move(*move, token)
+        if self.best is None:
+            self._consider(())
+        return self.best, self.finals
+
+    def _consider(self, done: tuple) -> None:
+        s = self.s
+        gains = s.gains
+        others = sum(gains) - gains[s.me]
+        rank = (gains[s.me], -others) + ((-len(done),) if self.count_actions else ())
+        if self.best is None or rank > self.best:
+            self.best, self.finals = rank, {}
+        if rank == self.best and len(self.finals) < 2:
+            self.finals.setdefault((s.snapshot(), tuple(gains)), done)
+
+    def _node(self, depth: int, done: tuple) -> None:
+        s = self.s
+        self.budget.tick()
+        if depth == ACTIONS_PER_TURN:
+            if not s.returned():
+                self._consider(done)
+            return
+        had = False
+        last = depth == ACTIONS_PER_TURN - 1
+        legal_last = 0
+        for move in s.moves():
+            had = True
+            token = s.do_move(*move)
+            if not last:
+                self._node(depth + 1, done + (move,))
+            elif not s.returned():
+                self._consider(done + (move,))
+                legal_last += 1
+            s.undo_move(*move, token)
+            if last and legal_last >= 2:
+                break
+        for stone in s.stone_targets():
+            had = True
+            token = s.do_stone(stone)
+            self._node(depth + 1, done + (stone,))
+            s.undo_stone(stone, token)
+        if not had and not s.returned():
+            self._consider(done)
+
+
+def engine_finals(position: Position, turns: int, nodes: int = 200_000) -> tuple[tuple, int]:
+    """The optimal objective rank and how many distinct optimal final positions (1 or 2+).
+
+    Exact search with the reference engine (memoised per board and turns left,
+    as in :mod:`solver.terra_nova.exhaustive`); returns ``(rank, n)`` with ``n``
+    capped at 2. Raises TimeoutError past ``nodes`` search nodes.
+    """
+    budget = _Budget(nodes)
+    first = turn_state(position)
+    tables, me, cache = first.t, first.me, first.cache
+    memo: dict = {}
+
+    def value(snap, left: int) -> tuple[tuple, set]:
+        if (snap, left) in memo:
+            return memo[(snap, left)]
+        pieces, stones, stones_left = snap
+        state = TurnState(tables, pieces, stones, stones_left, me, cache)
+        if left == 1:
+            best, finals = _OneTurn(state, budget, count_actions=turns > 1).run()
+            result = (best, set(finals))
+        else:
+            best = None
+            out: set = set()
+            seen: dict = {}
+            for acts in state.turns():
+                budget.tick()
+                gains = tuple(state.gains)
+                rank = (gains[me], gains[me] - sum(gains), -len(acts))
+                nxt = state.snapshot()
+                if rank > seen.get((nxt, gains), rank):
+                    seen[(nxt, gains)] = rank
+                seen.setdefault((nxt, gains), rank)
+            for (nxt, gains), rank in seen.items():
+                sub_rank, sub_finals = value(nxt, left - 1)
+                total = tuple(a + b for a, b in zip(rank, sub_rank, strict=True))
+                combined = {(snap2, tuple(a + b for a, b in zip(gains, g2, strict=True)))
+                            for snap2, g2 in sub_finals}
+                if best is None or total > best:
+                    best, out = total, set()
+                if total == best:
+                    out |= combined
+                    if len(out) > 2:
+                        out = set(list(out)[:2])
+            result = (best, out)
+        memo[(snap, left)] = result
+        return result
+
+    rank, finals = value(first.snapshot(), turns)
+    return rank, min(2, len(finals))
