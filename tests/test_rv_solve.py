@@ -1,0 +1,136 @@
+"""`solve_max_score` and `boardsat solve` on Rift Valley files: shipped boards, replay, CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+from solver.cpsat import SolveParams
+from solver.errors import EngineDisagreement, InputError
+from solver.rift_valley import solve as solve_module
+from solver.rift_valley.engine import play_draws, score
+from solver.rift_valley.fileformat import read_position
+from solver.rift_valley.solve import solve_max_score
+
+BOARDS = sorted(Path("positions/rift-valley/boards").glob("*.toml"))
+PARAMS = SolveParams(workers=2, seed=0, time_limit=120)
+
+
+def test_there_are_six_shipped_boards():
+    assert len(BOARDS) == 6
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("board", BOARDS, ids=lambda p: p.stem)
+def test_every_shipped_board_solves_to_a_proven_optimum_with_unlimited_draws(board):
+    position = read_position(board)
+    assert position.player == position.rift_owner
+    position = position.replace(draws=None)
+    answer = solve_max_score(position, None, PARAMS)
+    assert answer.optimal
+    assert answer.bound == answer.value
+    after = play_draws(position, answer.draws)
+    assert score(after, position.player).total == answer.value > 0
+
+
+def test_draws_argument_overrides_the_budget():
+    position = read_position(BOARDS[0]).replace(draws=None)
+    answer = solve_max_score(position, 2, PARAMS)
+    assert answer.before.draws == 2
+    assert answer.value == 0 and answer.draws == ()  # a trail needs three draws
+
+
+def test_an_illegal_position_is_input_error():
+    position = read_position(BOARDS[0])
+    bad = position.with_elements("red", position.of("red").__class__(stops=(0, 1)))
+    with pytest.raises(InputError):
+        solve_max_score(bad, 3, PARAMS)
+
+
+def test_engine_rescoring_differently_is_a_disagreement(monkeypatch):
+    position = read_position(BOARDS[0])
+
+    def wrong_score(pos, colour):
+        real = score(pos, colour)
+        return real.__class__(real.total + 1, real.trails, real.animals, real.tents,
+                              real.unconnected)
+
+    monkeypatch.setattr(solve_module, "score", wrong_score)
+    with pytest.raises(EngineDisagreement, match="engine"):
+        solve_max_score(position, 3, PARAMS)
+
+
+def test_engine_rejecting_the_order_is_a_disagreement(monkeypatch):
+    position = read_position(BOARDS[0])
+    real_build = solve_module.build_model
+
+    def reversed_draws(*args, **kwargs):
+        built = real_build(*args, **kwargs)
+        original = built.draws
+        built.draws = lambda solver: list(reversed(original(solver)))  # trails before stops
+        return built
+
+    monkeypatch.setattr(solve_module, "build_model", reversed_draws)
+    with pytest.raises(EngineDisagreement, match="illegal"):
+        solve_max_score(position, 3, PARAMS)
+
+
+def test_time_limited_solve_still_returns_a_replayed_answer():
+    position = read_position(BOARDS[0]).replace(draws=15)
+    answer = solve_max_score(position, None, SolveParams(workers=1, seed=0, time_limit=0.5))
+    assert answer.value == score(play_draws(position, answer.draws), position.player).total
+    if not answer.optimal:
+        assert answer.bound is None or answer.bound >= answer.value
+
+
+# --- CLI -----------------------------------------------------------------------------
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, ["solve", *args])
+
+
+def test_cli_json_has_the_required_keys():
+    result = run(str(BOARDS[0]), "--draws", "3", "--workers", "1", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    for key in ("game", "kind", "value", "optimal", "draws", "wall_s", "stats"):
+        assert key in data
+    assert data["game"] == "rift-valley" and data["kind"] == "max-score"
+    assert data["optimal"] is True
+    position = read_position(BOARDS[0])
+    after = play_draws(position.replace(draws=3), data["draws"])
+    assert score(after, position.player).total == data["value"]
+
+
+def test_cli_human_output_shows_boards_draws_and_the_verdict():
+    result = run(str(BOARDS[0]), "--draws", "3", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "before" in out and "after" in out and "draws in order (3)" in out
+    assert "proven optimal" in out and "replayed by the engine" in out
+
+
+def test_cli_bad_input_is_one_line_and_exit_2(tmp_path):
+    text = BOARDS[0].read_text().replace('rift_owner = "', 'rift_owner = "x')
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text)
+    result = run(str(bad), "--json")
+    assert result.exit_code == 2
+    assert "bad.toml" in result.stderr and "Traceback" not in result.output
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_cli_rejects_turns_for_rift_valley():
+    result = run(str(BOARDS[0]), "--turns", "2")
+    assert result.exit_code == 2
+
+
+def test_cli_answers_start_with_stops():
+    result = run(str(BOARDS[0]), "--draws", "4", "--workers", "1", "--json")
+    data = json.loads(result.stdout)
+    assert data["draws"] and data["draws"][0].startswith("o ")
