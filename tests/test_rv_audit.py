@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from test_rv_exhaustive import sequence_search
 
 from solver.errors import InputError
 from solver.geometry import SquareGrid
@@ -25,6 +26,7 @@ from solver.rift_valley.engine import (
     score,
     validate,
 )
+from solver.rift_valley.exhaustive import best_score
 from solver.rift_valley.fileformat import parse_position, read_position
 from solver.rift_valley.game import Turn, play_game, random_policy, rank_players
 from solver.rift_valley.notation import DrawStop, DrawTent, DrawTrail, parse_draw
@@ -772,3 +774,15 @@ def test_seeded_games_agree_with_the_naive_rules(seed):
     assert result.ranking == tuple(sorted(players, key=lambda c: (sum(totals[c]),
                                                                   sorted(totals[c])[::-1]),
                                           reverse=True))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_exhaustive_equals_sequence_search_on_random_legal_positions(seed):
+    # the benchmark baseline is exact: the set search with its bounds finds the same optimum
+    # as the plain search over every legal draw sequence (bent rifts, 1–3 colours, options)
+    position, rules = random_position(5000 + seed)
+    position = position.replace(first_stop_rule=random.Random(seed).random() < 0.4)
+    found = best_score(position, draws=3, rules=rules)
+    assert found.value == sequence_search(position, 3, rules)
+    final = play_draws(position.replace(draws=3), found.draws, rules)
+    assert score(final, position.player).total == found.value
