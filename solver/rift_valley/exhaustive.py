@@ -133,9 +133,11 @@ class _Search:
             (points, _bits(c for c, v in self.animal_value.items() if v == points))
             for points in sorted(set(self.animal_value.values())))
         self.candidates = self._candidates(occ)
-        # The inner loop reads plain tuples: (gain bound, interior, both ends, animals, value).
+        # The inner loop reads plain tuples:
+        # (gain bound, interior, both ends, animals, their points, area value).
         self.rows = [(c.gain_bound, c.interior, (1 << c.trail.start) | (1 << c.trail.end),
-                      c.animals, c.value) for c in self.candidates]
+                      c.animals, self._animal_points(c.animals), c.value)
+                     for c in self.candidates]
         self.by_end: list[list[int]] = [[] for _ in range(grid.size)]
         for index, cand in enumerate(self.candidates):
             for end in cand.trail.ends:
@@ -203,29 +205,33 @@ class _Search:
         """Points of the animal cells in ``mask``."""
         return sum(points * (mask & cells).bit_count() for points, cells in self.value_masks)
 
-    def _bound(self, fixed: int, left: int, gain: int, stops: int, uncovered: int) -> int:
+    def _bound(self, fixed: int, left: int, gain: int, stops: int, near: int,
+               uncovered: int) -> int:
         """Most a set can score that adds up to ``left`` elements to one worth ``fixed``
-        (new tents not counted), given ``stops`` own stops now, animal points ``uncovered``
-        still reachable, and no further trail gaining more than ``gain``.
+        (new tents not counted), given ``stops`` own stops now, at most ``near`` of them
+        next to any one free cell, animal points ``uncovered`` still reachable, and no
+        further trail gaining more than ``gain``.
 
         With N more stops, at most 2·C(stops+N, 2) trails exist (a straight shape or
         two L shapes per pair), and T + N + K <= left for T trails and K tents. Trails
-        add at most T·gain, and at most T·(best gain without animals) + ``uncovered``;
-        a tent adds 2 per connected own stop next to it, at most 2·min(4, stops+N).
+        add at most T·gain, and at most T·(best gain without animals) + ``uncovered``.
+        A tent goes on a cell free now and adds 2 per connected own stop next to it:
+        at most ``near`` present stops and the N new ones, and never more than 4.
         """
-        key = (left, gain, stops, uncovered)
+        key = (left, gain, stops, near, uncovered)
         best = self.bound_cache.get(key)
         if best is None:
-            best = self.bound_cache[key] = self._best_addition(left, gain, stops, uncovered)
+            best = self.bound_cache[key] = self._best_addition(*key)
         return fixed + best
 
-    def _best_addition(self, left: int, gain: int, stops: int, uncovered: int) -> int:
+    def _best_addition(self, left: int, gain: int, stops: int, near: int,
+                       uncovered: int) -> int:
         best = 0
         for new in range(left + 1):
             room = left - new
             pairs = (stops + new) * (stops + new - 1)
             most = min(pairs, room)
-            tent_gain = TENT_POINTS_PER_STOP * min(MAX_STOPS_NEXT_TO_TENT, stops + new)
+            tent_gain = TENT_POINTS_PER_STOP * min(MAX_STOPS_NEXT_TO_TENT, near + new)
             # The value is concave and piecewise linear in the number of trails: its
             # maximum lies at an end of [0, most] or next to a break point.
             tries = {0, most, room - self.tents_left}
@@ -237,7 +243,7 @@ class _Search:
                     value = (min(trails * gain, trails * self.max_base_gain + uncovered)
                              + min(self.tents_left, room - trails) * tent_gain)
                     best = max(best, value)
-            if pairs >= room and stops + new >= MAX_STOPS_NEXT_TO_TENT:
+            if pairs >= room and near + new >= MAX_STOPS_NEXT_TO_TENT:
                 break  # more stops only take budget from trails and tents
         return best
 
@@ -262,6 +268,7 @@ class _Search:
         open_animals = self.reachable & ~covered
         uncovered = self._animal_points(open_animals)
         taken = interiors | stops | self.occupied
+        near = self._most_next_to(stops, self.open & ~taken)
         # Cells a new end stop may not take. Two new ends of one candidate are never
         # orthogonally adjacent (such pairs are not candidates).
         blocked_new = interiors | self.all_stops | new_stops
@@ -270,10 +277,10 @@ class _Search:
         rows = self.rows
         gain = bound = None
         for index in self._affordable(start, stops, left):
-            cand_gain, interior, ends, animals, value = rows[index]
+            cand_gain, interior, ends, animals, animal_points, value = rows[index]
             if cand_gain != gain:
                 gain = cand_gain
-                bound = self._bound(fixed, left, gain, stop_count, uncovered)
+                bound = self._bound(fixed, left, gain, stop_count, near, uncovered)
             if bound <= self.best_value:
                 return  # candidates are sorted by gain bound: no later one does better
             if interior & taken:
@@ -286,9 +293,10 @@ class _Search:
                 continue
             # The child is worth at most fixed + this trail's gain bound, plus what its
             # remaining draws can add with later (no better) candidates.
-            child_uncovered = uncovered - self._animal_points(animals & open_animals)
+            child_uncovered = uncovered - (self._animal_points(animals & open_animals)
+                                           if animals & covered else animal_points)
             if self._bound(fixed + gain, left - 1 - added, gain, stop_count + added,
-                           child_uncovered) <= self.best_value:
+                           near + added, child_uncovered) <= self.best_value:
                 continue
             self._dfs(index + 1, chosen + (self.candidates[index],), used + 1 + added,
                       interiors | interior, connected | ends, covered | animals,
@@ -307,16 +315,31 @@ class _Search:
         return sorted(i for i in found
                       if i >= start and (left == 2 or not rows[i][2] & ~stops))
 
-    def _tent_tiers(self, live: int, free: int) -> list[tuple[int, int]]:
-        """``(value, cells)`` from the best tent cells down: free cells next to 4, 3, 2, 1
-        connected own stops (MAX_STOPS_NEXT_TO_TENT caps the count; counted bit-sliced)."""
+    def _next_to(self, stops: int) -> tuple[int, int, int, int]:
+        """Masks of the cells next to at least 1, 2, 3, 4 of ``stops`` (bit-sliced count;
+        own stops are never orthogonally adjacent, so no cell is next to more than
+        MAX_STOPS_NEXT_TO_TENT of them)."""
         ones = twos = threes = fours = 0
-        for stop in _cells_of(live):
+        for stop in _cells_of(stops):
             ring = self.king[stop]
             fours |= threes & ring
             threes |= twos & ring
             twos |= ones & ring
             ones |= ring
+        return ones, twos, threes, fours
+
+    def _most_next_to(self, stops: int, cells: int) -> int:
+        """The most of ``stops`` any one of ``cells`` is next to."""
+        counts = self._next_to(stops)
+        for number in range(len(counts), 0, -1):
+            if counts[number - 1] & cells:
+                return number
+        return 0
+
+    def _tent_tiers(self, live: int, free: int) -> list[tuple[int, int]]:
+        """``(value, cells)`` from the best tent cells down: free cells next to 4, 3, 2, 1
+        connected own stops."""
+        ones, twos, threes, fours = self._next_to(live)
         return [(TENT_POINTS_PER_STOP * 4, fours & free),
                 (TENT_POINTS_PER_STOP * 3, threes & ~fours & free),
                 (TENT_POINTS_PER_STOP * 2, twos & ~threes & free),
