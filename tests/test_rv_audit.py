@@ -236,6 +236,22 @@ def test_non_owner_never_crosses_even_crosswise():
     ok(q, "blue", "b1-b5")
 
 
+def test_crossed_rift_cell_is_a_trail_cell_for_areas_and_animals():
+    # [D] a trail's cells are every cell it passes, so a crossed rift cell counts its area and
+    # its animal neighbours
+    t = ". . . . . . .\n. . . . . . .\n. . . . . . .\n- - - - - - -\nk . . . . . .\n" \
+        ". . . . . . .\n. . . . . . ."
+    areas = ("1 1 1 1 1 1 1\n1 1 1 1 1 1 1\n1 1 1 1 1 1 1\n2 2 2 2 2 3 4\n"
+             "5 5 5 5 5 6 7\n5 5 5 5 5 6 8\n5 5 5 5 5 6 9")
+    p = make(t, '[elements.red]\nstops = ["b3", "b5"]\ntrails = ["b3-b5"]\n', areas=areas)
+    validate(p)
+    s = score(p, "red")
+    assert s.trails == 3  # b3 area 1, the rift cell b4 area 2, b5 area 5
+    assert s.animals == 1  # the kob a5 touches b4 and b5 (once)
+    q = make(t, '[elements.red]\nstops = ["b1", "b3"]\ntrails = ["b1-b3"]\n', areas=areas)
+    assert score(q, "red").animals == 0  # stopping short of the rift: the kob is 2 rows away
+
+
 def test_stops_and_tents_never_on_rift():
     # rules: stops/tents need an open cell; rift cells are not open
     p = make(RIFT_BEND)
