@@ -43,6 +43,9 @@ from solver.terra_nova.position import Position
 Lit = object
 """A model literal, or the Python constants ``True``/``False``."""
 
+MAX_NEW_REGIONS = 3
+"""One stone closes at most 3 regions (its 6 neighbours form at most 3 separate arcs)."""
+
 
 @dataclass
 class RegionScore:
@@ -209,6 +212,16 @@ class TurnModel:
                     self.model.add_implication(row[-1], var)
                 row.append(var)
             self.closed.append(row)
+        # Redundant (sound): the regions closed at one moment are distinct components,
+        # so no cell lies in two of them.
+        for tau in range(1, self.steps + 1):
+            if not self.geo.is_stone_step(tau - 1):
+                continue
+            for c in sorted(self.cells_in):
+                lits = [self.closed[i][tau] for i in self.cells_in[c]]
+                lits = [lit for lit in lits if lit is not False]
+                if len(lits) > 1:
+                    self.model.add_at_most_one(lits)
 
     def _closes(self, i: int, s: int) -> Lit:
         """Candidate ``i`` becomes a region by the stone of step ``s``."""
@@ -405,14 +418,23 @@ class TurnModel:
         removed: dict[int, Lit] = {}
         if geo.is_stone_step(s):
             closing: dict[int, list[Lit]] = {}
+            now: list[Lit] = []
             for i in range(len(self.candidates)):
                 closes = self._closes(i, s)
                 if closes is False:
                     continue
+                now.append(closes)
+                # the stone that closes a region lies on its boundary
+                self._clause([~closes] + [place[b] for b in self.candidates[i].boundary
+                                          if b in place])
                 self.scores.append(self._score(i, s, closes))
                 for c in self.candidates[i].cells:
                     if c in own:
                         closing.setdefault(c, []).append(closes)
+            if len(now) > MAX_NEW_REGIONS:
+                # Redundant (sound): the new regions each hold a neighbour of the stone;
+                # neighbours adjacent around it share a component, so at most 3 form.
+                m.add(sum(now) <= MAX_NEW_REGIONS * self._as_expr(is_stone))
             for c in sorted(closing):
                 lits = closing[c]
                 if own[c] is False:

@@ -1,0 +1,304 @@
+"""Solving Terra Nova puzzles with the CP-SAT model, every answer replayed by the engine.
+
+``solve_puzzle`` poses best-turn or closing puzzles to :class:`~solver.terra_nova.model.TurnModel`,
+reads the line back and replays it through the reference engine; any difference
+in legality or points raises :class:`~solver.errors.EngineDisagreement`.
+``verify_solution`` checks a file's ``[solution]`` with the engine alone, and
+``perft_via_model`` counts legal turns by enumerating the model's solutions.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from solver.cpsat import SolveParams, enumerate_projections, solve
+from solver.errors import EngineDisagreement, InputError, PuzzleError
+from solver.terra_nova import engine
+from solver.terra_nova.model import TurnModel
+from solver.terra_nova.model_geometry import ACTIONS_PER_TURN
+from solver.terra_nova.notation import Turn, format_turn, parse_line
+from solver.terra_nova.position import Position
+
+MIN_TURNS_DEFAULT_CAP = 6
+"""Horizon searched by a min-turns puzzle whose file gives no ``turns``."""
+
+PROBING_LEVEL = 0
+"""CP-SAT ``cp_model_probing_level``: probing costs seconds on these models and buys
+nothing measurable (benchmarks/terra_nova.py), so it is off."""
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class Answer:
+    """A solved puzzle: the line, its value and how sure we are."""
+
+    kind: str
+    """``best-turn``, ``max-points`` or ``min-turns``."""
+    line: list[Turn]
+    value: int
+    """Points the player to move gains over the line."""
+    others: int
+    actions: int
+    turn_points: list[int]
+    turn_others: list[int]
+    optimal: bool
+    status: str
+    wall_s: float
+    build_s: float
+    final: Position
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def key(self) -> tuple[int, ...]:
+        """The full objective tuple (as the exhaustive search reports it)."""
+        if self.kind == "best-turn":
+            return (self.value, self.others)
+        if self.kind == "max-points":
+            return (self.value, self.others, self.actions)
+        return (len(self.line), self.actions)
+
+    def line_text(self, position: Position) -> list[str]:
+        """The line as turn strings."""
+        return [format_turn(t, position.grid) for t in self.line]
+
+
+def puzzle_of(position: Position, turns: int | None) -> tuple[str, int, int | None]:
+    """``(kind, horizon, target)``: ``--turns`` wins over the file's [puzzle]; default best-turn."""
+    if turns is not None:
+        return "max-points", turns, None
+    puzzle = position.puzzle
+    if puzzle is None or puzzle.kind == "best-turn":
+        return "best-turn", 1, None
+    if puzzle.objective == "min-turns":
+        return "min-turns", puzzle.turns or MIN_TURNS_DEFAULT_CAP, puzzle.target
+    return "max-points", puzzle.turns or 1, None
+
+
+def _solver() -> cp_model.CpSolver:
+    solver = cp_model.CpSolver()
+    solver.parameters.cp_model_probing_level = PROBING_LEVEL
+    return solver
+
+
+def solve_puzzle(position: Position, turns: int | None = None,
+                 params: SolveParams | None = None, *,
+                 progress: Progress | None = None) -> Answer:
+    """Solve the position's puzzle (or a max-points closing over ``turns`` turns).
+
+    Raises PuzzleError when a min-turns target cannot be reached within the
+    horizon, EngineDisagreement when the engine does not reproduce the answer.
+    """
+    params = params or SolveParams()
+    engine.validate(position)
+    kind, horizon, target = puzzle_of(position, turns)
+    start = time.perf_counter()
+    if kind == "min-turns":
+        answer = _min_turns(position, horizon, target, params, progress, start)
+    else:
+        answer = _maximise(position, kind, horizon, params, progress, start)
+    _replay(position, answer)
+    return answer
+
+
+def _note(progress: Progress | None, text: str) -> None:
+    if progress:
+        progress(text)
+
+
+def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
+              progress: Progress | None, start: float) -> Answer:
+    """Best-turn or max-points: one weighted objective, exactly lexicographic.
+
+    Weights: ``actions <= 3 * turns < B`` and ``others <= U`` (every candidate
+    region closes at most once), so ``own * A - others * B - actions`` with
+    ``B = 3 * turns + 1`` and ``A = B * (U + 1)`` orders lines exactly as
+    (max own, min others, min actions). Best-turn drops the actions term.
+    """
+    _note(progress, "building the model")
+    tm = TurnModel(position, horizon)
+    build = time.perf_counter() - start
+    bound = tm.others_upper_bound()
+    if kind == "best-turn":
+        b, a = 1, bound + 1
+        objective = tm.own_points() * a - tm.other_points()
+    else:
+        b = ACTIONS_PER_TURN * horizon + 1
+        a = b * (bound + 1)
+        objective = tm.own_points() * a - tm.other_points() * b - tm.actions()
+    tm.model.maximize(objective)
+
+    def report(obj: float, best: float, wall: float) -> None:
+        own = -(-round(obj) // a)
+        top = -(-round(best) // a)
+        _note(progress, f"best found: {own} points (bound {top}) after {wall:.1f}s")
+
+    _note(progress, f"solving ({len(tm.candidates)} candidate regions)")
+    solver, result = solve(tm.model, params, progress=report, solver=_solver())
+    if not result.feasible:
+        if result.status == "infeasible":
+            return _forced_pass(position, kind, horizon, start, build, result)
+        raise PuzzleError(f"no line found within the time limit ({result.status})")
+    return _answer(position, kind, tm, solver, result, start, build)
+
+
+def _forced_pass(position: Position, kind: str, horizon: int, start: float, build: float,
+                 result) -> Answer:
+    """The model has no line: by [D] PASS_WITHOUT_LEGAL_SEQUENCE every turn is a pass.
+
+    The model allows a pass only when no own piece can move; a player whose
+    moves all break the no-return rule passes too (engine rule), which the model
+    does not enumerate. The replay checks that the engine agrees.
+    """
+    line: list[Turn] = [()] * horizon
+    return Answer(kind, line, 0, 0, 0, [0] * horizon, [0] * horizon, True, "optimal",
+                  time.perf_counter() - start, build, position, dict(result.stats))
+
+
+def _answer(position: Position, kind: str, tm: TurnModel, solver: cp_model.CpSolver,
+            result, start: float, build: float) -> Answer:
+    line = tm.line(solver)
+    return Answer(
+        kind=kind, line=line,
+        value=int(solver.value(tm.own_points())),
+        others=int(solver.value(tm.other_points())),
+        actions=int(solver.value(tm.actions())),
+        turn_points=[int(solver.value(tm.own_points(t))) for t in range(tm.turns)],
+        turn_others=[int(solver.value(tm.other_points(t))) for t in range(tm.turns)],
+        optimal=result.optimal and not result.interrupted,
+        status=result.status, wall_s=time.perf_counter() - start, build_s=build,
+        final=position, stats=dict(result.stats, candidates=len(tm.candidates)),
+    )
+
+
+def _min_turns(position: Position, cap: int, target: int | None, params: SolveParams,
+               progress: Progress | None, start: float) -> Answer:
+    """Fewest turns to reach ``target``, then fewest actions: deepen the horizon.
+
+    A horizon of ``h`` turns is tried only after ``h - 1`` was proven infeasible,
+    so the first feasible horizon is the minimum; its actions are then minimised.
+    A horizon that times out unproven makes the answer 'not proven optimal'.
+    """
+    if target is None or target < 1:
+        raise PuzzleError("a min-turns puzzle needs a target of at least 1 point")
+    proven = True
+    build = 0.0
+    for horizon in range(1, cap + 1):
+        _note(progress, f"trying {horizon} turn(s) for {target} points")
+        t0 = time.perf_counter()
+        tm = TurnModel(position, horizon)
+        build += time.perf_counter() - t0
+        tm.model.add(tm.own_points() >= target)
+        tm.model.minimize(tm.actions())
+        remaining = params.time_limit
+        if remaining is not None:
+            remaining = max(0.01, remaining - (time.perf_counter() - start))
+        solver, result = solve(tm.model, params.with_time_limit(remaining), solver=_solver())
+        if result.feasible:
+            answer = _answer(position, "min-turns", tm, solver, result, start, build)
+            answer.optimal = answer.optimal and proven
+            return answer
+        if result.status != "infeasible":
+            proven = False
+            if result.interrupted or (params.time_limit is not None
+                                      and time.perf_counter() - start >= params.time_limit):
+                break
+    raise PuzzleError(f"{target} points cannot be reached within {cap} turn(s)"
+                      + ("" if proven else " (not proven: the time limit was hit)"))
+
+
+def _replay(position: Position, answer: Answer) -> None:
+    """Play the answer through the engine; EngineDisagreement when anything differs."""
+    text = " | ".join(answer.line_text(position))
+    try:
+        outcome = engine.play_line(position, answer.line)
+    except InputError as exc:
+        raise EngineDisagreement(f"the engine rejects the solver's line '{text}': {exc}") from None
+    solver_side = (answer.value, answer.others, answer.turn_points, answer.turn_others,
+                   answer.actions)
+    engine_side = (outcome.points, outcome.others, list(outcome.turn_points),
+                   list(outcome.turn_others), outcome.actions)
+    if solver_side != engine_side:
+        raise EngineDisagreement(
+            f"line '{text}': solver says points {answer.value}, others {answer.others}, "
+            f"per turn {answer.turn_points}/{answer.turn_others}, {answer.actions} actions; "
+            f"engine says points {outcome.points}, others {outcome.others}, per turn "
+            f"{list(outcome.turn_points)}/{list(outcome.turn_others)}, "
+            f"{outcome.actions} actions")
+    answer.final = outcome.position
+
+
+@dataclass
+class Verdict:
+    """Result of checking a file's [solution] with the engine."""
+
+    ok: bool
+    message: str
+    points: int | None = None
+
+
+def verify_solution(position: Position) -> Verdict:
+    """Check ``position.solution``: legal per the engine and worth its stated value.
+
+    A closing max-points solution must have the puzzle's number of turns; a
+    min-turns solution must reach the target.
+    """
+    solution = position.solution
+    if solution is None:
+        raise InputError("the file has no [solution] to verify")
+    line = parse_line(solution.line, position.grid)
+    engine.validate(position)
+    try:
+        outcome = engine.play_line(position, line)
+    except InputError as exc:
+        return Verdict(False, f"illegal: {exc}")
+    puzzle = position.puzzle
+    if puzzle is not None and puzzle.kind == "best-turn" and len(line) != 1:
+        return Verdict(False, f"a best-turn solution has 1 turn, not {len(line)}", outcome.points)
+    if puzzle is not None and puzzle.kind == "closing":
+        if puzzle.objective == "max-points" and len(line) != puzzle.turns:
+            return Verdict(False, f"the puzzle has {puzzle.turns} turn(s), the solution "
+                                  f"{len(line)}", outcome.points)
+        if puzzle.objective == "min-turns" and outcome.points < (puzzle.target or 0):
+            return Verdict(False, f"the line gains {outcome.points} points, short of the "
+                                  f"target {puzzle.target}", outcome.points)
+    if outcome.points != solution.value:
+        return Verdict(False, f"the line gains {outcome.points} points, not the stated "
+                              f"{solution.value}", outcome.points)
+    return Verdict(True, "", outcome.points)
+
+
+@dataclass
+class ModelPerft:
+    """Turns and positions counted from the model's solutions."""
+
+    turns: int
+    positions: int
+    wall_s: float
+
+
+def perft_via_model(position: Position, params: SolveParams | None = None) -> ModelPerft:
+    """Count legal turns (and resulting positions) by enumerating the one-turn model.
+
+    Projects every solution on the answer variables (source, destination and stone
+    cell per step) plus the final state, so auxiliary variables do not multiply
+    the count. A player without any legal sequence passes (one turn, one position).
+    """
+    params = params or SolveParams()
+    engine.validate(position)
+    start = time.perf_counter()
+    tm = TurnModel(position, 1)
+    answer = tm.answer_vars()
+    state = tm.state_vars()
+    seen = enumerate_projections(tm.model, answer + state, params)
+    if not seen:
+        return ModelPerft(1, 1, time.perf_counter() - start)
+    k = len(answer)
+    turns = {t[:k] for t in seen}
+    positions = {t[k:] for t in seen}
+    return ModelPerft(len(turns), len(positions), time.perf_counter() - start)
