@@ -29,6 +29,7 @@ re-scored.
 from __future__ import annotations
 
 import time
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from solver.rift_valley.engine import Occupancy, play_draws, score, trail_problem, validate
@@ -127,11 +128,12 @@ class _Search:
         # Every element takes at least one free open or rift cell, so this caps any budget.
         self.budget = free_cells + rift_cells if budget is None else budget
         self.need_first = position.first_stop_rule
-        self.existing_trail_points = sum(
-            min(TRAIL_AREA_CAP, len({board.areas[c] for c in t.cells(grid)})) for t in own.trails)
         self.value_masks = tuple(
             (points, _bits(c for c, v in self.animal_value.items() if v == points))
             for points in sorted(set(self.animal_value.values())))
+        # Area and animal points of the existing own trails.
+        self.existing_points = self._animal_points(self.covered_existing) + sum(
+            min(TRAIL_AREA_CAP, len({board.areas[c] for c in t.cells(grid)})) for t in own.trails)
         self.candidates = self._candidates(occ)
         # The inner loop reads plain tuples:
         # (gain bound, interior, both ends, animals, their points, area value).
@@ -142,7 +144,7 @@ class _Search:
         for index, cand in enumerate(self.candidates):
             for end in cand.trail.ends:
                 self.by_end[end].append(index)
-        self.bound_cache: dict[tuple[int, int, int, int], int] = {}
+        self.bound_cache: dict[tuple[int, ...], int] = {}
         self.max_base_gain = max((c.base_bound for c in self.candidates), default=0)
         self.reachable = 0  # animal cells some candidate trail touches
         for cand in self.candidates:
@@ -250,23 +252,25 @@ class _Search:
     # --- search -------------------------------------------------------------
 
     def run(self) -> None:
-        self._dfs(0, (), 0, 0, self.connected_existing, self.covered_existing, 0, 0)
+        self._dfs(0, (), 0, 0, self.connected_existing, self.covered_existing, 0, 0,
+                  self._animal_points(self.reachable & ~self.covered_existing))
 
     def _dfs(self, start: int, chosen: tuple[_Candidate, ...], used: int, interiors: int,
-             connected: int, covered: int, new_stops: int, trail_points: int) -> None:
+             connected: int, covered: int, new_stops: int, points: int,
+             uncovered: int) -> None:
+        """Visit the set ``chosen`` (new trails) and extend it with candidates from
+        ``start`` on. ``points``: the new trails' area and animal points; ``uncovered``:
+        points of the animals candidates reach that no own trail touches yet."""
         self.nodes += 1
         if self.deadline is not None and self.nodes % _CLOCK_EVERY == 0 \
                 and time.monotonic() > self.deadline:
             raise TimeoutError(f"exhaustive search passed its time cap after {self.nodes} nodes")
-        fixed = self._complete(chosen, used, interiors, connected, covered, new_stops,
-                               trail_points)
+        fixed = self._complete(chosen, used, interiors, connected, new_stops, points)
         left = self.budget - used
         if left <= 0:
             return
         stops = self.own_existing | new_stops
         stop_count = stops.bit_count()
-        open_animals = self.reachable & ~covered
-        uncovered = self._animal_points(open_animals)
         taken = interiors | stops | self.occupied
         near = self._most_next_to(stops, self.open & ~taken)
         # Cells a new end stop may not take. Two new ends of one candidate are never
@@ -293,14 +297,14 @@ class _Search:
                 continue
             # The child is worth at most fixed + this trail's gain bound, plus what its
             # remaining draws can add with later (no better) candidates.
-            child_uncovered = uncovered - (self._animal_points(animals & open_animals)
-                                           if animals & covered else animal_points)
+            fresh = (self._animal_points(animals & ~covered) if animals & covered
+                     else animal_points)
             if self._bound(fixed + gain, left - 1 - added, gain, stop_count + added,
-                           near + added, child_uncovered) <= self.best_value:
+                           near + added, uncovered - fresh) <= self.best_value:
                 continue
             self._dfs(index + 1, chosen + (self.candidates[index],), used + 1 + added,
                       interiors | interior, connected | ends, covered | animals,
-                      new_stops | new, trail_points + value)
+                      new_stops | new, points + value + fresh, uncovered - fresh)
 
     def _affordable(self, start: int, stops: int, left: int):
         """Candidate indices from ``start`` on, ascending, that ``left`` draws can pay for:
@@ -310,10 +314,12 @@ class _Search:
             return range(start, len(self.rows))
         found: set[int] = set()
         for stop in _cells_of(stops):
-            found.update(self.by_end[stop])
-        rows = self.rows
-        return sorted(i for i in found
-                      if i >= start and (left == 2 or not rows[i][2] & ~stops))
+            ends_here = self.by_end[stop]  # ascending
+            found.update(ends_here[bisect_left(ends_here, start):])
+        if left == 1:
+            rows = self.rows
+            return sorted(i for i in found if not rows[i][2] & ~stops)
+        return sorted(found)
 
     def _next_to(self, stops: int) -> tuple[int, int, int, int]:
         """Masks of the cells next to at least 1, 2, 3, 4 of ``stops`` (bit-sliced count;
@@ -356,14 +362,13 @@ class _Search:
                 out.append((value, cell))
         return out
 
-    def _complete(self, chosen, used, interiors, connected, covered, new_stops,
-                  trail_points) -> int:
+    def _complete(self, chosen, used, interiors, connected, new_stops, points) -> int:
         """Record the best completion of this trail set with tents (and the first stop
         when the first-stop rule needs one); return the set's value without new tents."""
         left = self.budget - used
         stops = self.own_existing | new_stops
         live = connected & stops
-        fixed = (trail_points + self.existing_trail_points + self._animal_points(covered)
+        fixed = (points + self.existing_points
                  + UNCONNECTED_STOP_PENALTY * (stops & ~connected).bit_count()
                  + TENT_POINTS_PER_STOP * sum((self.king[t] & live).bit_count()
                                               for t in self.own_tents))
