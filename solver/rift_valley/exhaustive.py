@@ -20,8 +20,12 @@ So the search enumerates sets of candidate trails (depth-first over a fixed
 candidate list, each trail's new end stops included in its cost) and completes
 each set exactly with tents and, when needed, the first stop. Candidates are
 sorted by an upper bound on the points each can add, and a branch stops when even
-the best remaining candidates and tents cannot beat the best set found (see
-``_Search._trail_gain_bound`` and ``_Search._bound`` for why the bounds are sound).
+the best remaining candidates and tents cannot beat the best set found; before
+descending into one candidate, the same bound is applied to the child (its gain
+bound plus what the draws left after paying for it and its new stops can add).
+See ``_Search._trail_gain_bound`` and ``_Search._bound`` for why the bounds are
+sound; with one or two draws left only candidates that much budget can pay for are
+scanned (``_Search._affordable``).
 The answer is replayed through :func:`solver.rift_valley.engine.play_draws` and
 re-scored.
 """
