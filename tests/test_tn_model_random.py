@@ -1,0 +1,168 @@
+"""Cross-checks of the CP-SAT model against the reference engine on seeded random positions.
+
+* best-turn: the solver's full objective tuple equals the exhaustive search's on
+  200+ positions;
+* 2-turn closing (max-points): the same on 50+ positions;
+* perft: enumerating the one-turn model gives the engine's turn and position counts.
+
+Positions are small irregular boards (holes and ragged edges), 3–6 landscapes,
+2–4 players, random stones and pieces, supplies of 0, 1, 2 or more stones. Each
+test also asserts that the interesting situations actually occurred in its
+sample (pieces removed mid-turn, turns ended early, empty/one-stone supply, …).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from solver.cpsat import SolveParams
+from solver.errors import InputError
+from solver.geometry import HexGrid
+from solver.terra_nova import engine, exhaustive
+from solver.terra_nova.notation import Stone
+from solver.terra_nova.position import COLOURS, EMPTY, STONE, Board, Position
+from solver.terra_nova.solve import perft_via_model, solve_puzzle
+
+PARAMS = SolveParams(workers=2, seed=0)
+
+
+def random_position(seed: int, cells: tuple[int, int] = (15, 40),
+                    own_pieces: tuple[int, int] = (1, 3)) -> Position | None:
+    """A random small legal position (None when the draw is not legal)."""
+    rng = random.Random(seed)
+    while True:
+        rows, cols = rng.randint(3, 7), rng.randint(3, 8)
+        holes = rng.choice((0.0, 0.1, 0.2))
+        mask = [[rng.random() >= holes for _ in range(cols)] for _ in range(rows)]
+        grid = HexGrid.from_mask(mask)
+        if cells[0] <= grid.size <= cells[1]:
+            break
+    n = grid.size
+    letters = "abcdef"[:rng.randint(3, 6)]
+    land: list[str | None] = [None] * n
+    for i, cell in enumerate(rng.sample(range(n), len(letters))):
+        land[cell] = letters[i]
+    while None in land:
+        grown = False
+        for cell in rng.sample(range(n), n):
+            if land[cell] is None:
+                known = [land[b] for b in grid.neighbours[cell] if land[b] is not None]
+                if known:
+                    land[cell] = rng.choice(known)
+                    grown = True
+        if not grown:  # a cell cut off from every seed by holes
+            land[land.index(None)] = rng.choice(letters)
+    players = COLOURS[:rng.choice((2, 2, 3, 4))]
+    occupant = [EMPTY] * n
+    order = rng.sample(range(n), n)
+    stones = rng.randint(0, n // 3)
+    for cell in order[:stones]:
+        occupant[cell] = STONE
+    free = order[stones:]
+    for colour in players:
+        count = rng.randint(*own_pieces) if colour == players[0] else rng.randint(0, 3)
+        for _ in range(count):
+            if free:
+                occupant[free.pop()] = colour
+    position = Position(board=Board(grid, tuple(land)), players=tuple(players),
+                        to_move=players[0], occupant=tuple(occupant),
+                        scores=(0,) * len(players),
+                        stones_left=rng.choice((0, 1, 1, 2, 2, 3, 5, 20)))
+    try:
+        engine.validate(position)
+    except InputError:
+        return None
+    return position
+
+
+def positions(count: int, first_seed: int, **kw) -> list[Position]:
+    """``count`` legal random positions from consecutive seeds."""
+    out, seed = [], first_seed
+    while len(out) < count:
+        pos = random_position(seed, **kw)
+        seed += 1
+        if pos is not None:
+            out.append(pos)
+    return out
+
+
+def situations(position: Position, line) -> Counter:
+    """Which interesting situations a line (checked by the engine) shows."""
+    seen: Counter = Counter()
+    seen[f"players={len(position.players)}"] += 1
+    if position.stones_left <= 1:
+        seen[f"stones_left={position.stones_left}"] += 1
+    if any(position.grid.index(r, c) is None
+           for r in range(position.grid.rows) for c in range(position.grid.cols)):
+        seen["irregular"] += 1
+    current = position
+    for turn in line:
+        outcome = engine.apply_turn(current, turn, advance=False)
+        if 0 < len(turn) < 3:
+            seen["ended early"] += 1
+        if not turn:
+            seen["pass"] += 1
+        if outcome.removed:
+            seen["pieces removed"] += 1
+            last_stone = max(i for i, a in enumerate(turn) if isinstance(a, Stone))
+            if any(r.winners for r in outcome.regions) and last_stone < len(turn) - 1:
+                seen["removed mid-turn"] += 1
+        if any(r.winners and len(r.winners) > 1 for r in outcome.regions):
+            seen["tie split"] += 1
+        if any(r.winners and position.to_move not in r.winners for r in outcome.regions):
+            seen["others scored"] += 1
+        current = outcome.position
+    return seen
+
+
+def test_best_turn_matches_exhaustive_search():
+    sample = positions(210, first_seed=1000)
+    seen: Counter = Counter()
+    for number, position in enumerate(sample):
+        truth = exhaustive.best_turn(position)
+        answer = solve_puzzle(position, None, PARAMS)
+        assert answer.optimal, number
+        assert answer.key == tuple(truth.key), (number, answer.line, truth.line)
+        seen += situations(position, answer.line)
+        seen += situations(position, truth.line)
+    for what in ("players=2", "players=3", "players=4", "stones_left=0", "stones_left=1",
+                 "irregular", "ended early", "pieces removed", "removed mid-turn",
+                 "tie split", "others scored"):
+        assert seen[what] > 0, (what, seen)
+
+
+@pytest.mark.slow
+def test_two_turn_closing_matches_exhaustive_search():
+    sample = positions(52, first_seed=5000, cells=(12, 22), own_pieces=(1, 2))
+    seen: Counter = Counter()
+    for number, position in enumerate(sample):
+        truth = exhaustive.best_closing(position, 2, "max-points")
+        answer = solve_puzzle(position, 2, PARAMS)
+        assert answer.optimal, number
+        assert answer.key == tuple(truth.key), (number, answer.line, truth.line)
+        seen += situations(position, answer.line)
+    for what in ("players=2", "players=3", "stones_left=0", "stones_left=1", "irregular",
+                 "ended early", "pieces removed"):
+        assert seen[what] > 0, (what, seen)
+
+
+def test_model_perft_matches_engine():
+    checked = 0
+    seed = 9000
+    total = Counter()
+    while checked < 32:
+        position = random_position(seed, cells=(12, 30))
+        seed += 1
+        if position is None:
+            continue
+        truth = engine.perft(position)
+        if truth.turns > 800:
+            continue  # enumeration is exact but slow on big counts; keep the suite quick
+        counted = perft_via_model(position, PARAMS)
+        assert (counted.turns, counted.positions) == (truth.turns, truth.positions), seed - 1
+        total["turns"] += truth.turns
+        checked += 1
+    assert total["turns"] > 32 * 10
