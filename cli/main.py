@@ -171,6 +171,61 @@ def verify(file: Path, as_json: bool) -> None:
         rift_valley.verify(file, as_json=as_json)
 
 
+@main.command(context_settings=CONTEXT)
+@click.argument("game", type=click.Choice(["terra-nova", "rift-valley"]))
+@click.option("--count", type=click.IntRange(1), default=5, show_default=True,
+              help="Puzzles to write.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Master seed: the same seed gives the same files.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              required=True, help="Folder for the puzzle files.")
+@click.option("--kind", type=click.Choice(["best-turn", "closing", "max-score"]), default=None,
+              help="Terra Nova: best-turn (default) or closing; Rift Valley: max-score.")
+@click.option("--turns", type=click.IntRange(1), default=None,
+              help="Closing puzzles: turns (2 or 3; default 2).")
+@click.option("--difficulty", type=click.Choice(["easy", "medium", "hard"]), default=None,
+              help="Keep only puzzles of this grade (README: how grades are defined).")
+@_workers_option
+@user_errors
+def generate(game: str, count: int, seed: int, out_dir: Path, kind: str | None,
+             turns: int | None, difficulty: str | None, workers: int) -> None:
+    """Generate COUNT puzzles of GAME with a unique optimal answer into --out.
+
+    Candidates come from realistic play (engine playouts with a greedy player);
+    a puzzle is kept only when CP-SAT proves its optimum unique, and its file
+    carries [solution] verified by the reference engine. --workers runs
+    candidates in parallel processes.
+    """
+    from cli import generate as generate_cli
+    generate_cli.run(game, count, seed, out_dir, kind, turns, difficulty, workers)
+
+
+@main.command(context_settings=CONTEXT)
+@click.option("--suite", "suite_name", type=click.Choice(["quick", "full"]), default="quick",
+              show_default=True, help="Suite in benchmarks/suites/.")
+@click.option("--suite-file", type=FILE, default=None, help="Run this suite file instead.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
+@click.option("--plot", type=FILE, default=None, help="Write a PNG plot here.")
+@click.option("--save", type=FILE, default=None, help="Also write the JSON to this file.")
+@_workers_option
+@click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=None,
+              help="CP-SAT seconds per case (default: the suite's).")
+@click.option("--cap", type=click.FloatRange(0, min_open=True), default=None,
+              help="Seconds the exhaustive search may take per case (default: the suite's).")
+@click.option("--seed", type=int, default=0, show_default=True, help="CP-SAT random seed.")
+@user_errors
+def bench(suite_name: str, suite_file: Path | None, as_json: bool, plot: Path | None,
+          save: Path | None, workers: int, time_limit: float | None, cap: float | None,
+          seed: int) -> None:
+    """Time CP-SAT against the engine's exhaustive search on a benchmark suite.
+
+    Prints a table per case (CP-SAT time to a proven optimum, exhaustive time
+    or 'capped', their ratio) and medians per group.
+    """
+    from cli import bench as bench_cli
+    bench_cli.run(suite_name, suite_file, as_json, plot, save, workers, time_limit, cap, seed)
+
+
 def _require(file: Path, game: str, command: str) -> None:
     found = game_of(file)
     if found != game:

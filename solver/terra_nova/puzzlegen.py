@@ -14,14 +14,18 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from solver.bench.suite import REPO_ROOT
 from solver.errors import InputError
 from solver.geometry import HexGrid
+from solver.puzzlegen import Made
 from solver.terra_nova.engine import after_state, game_over, to_turn, turn_state
-from solver.terra_nova.fileformat import read_position
-from solver.terra_nova.notation import Turn
+from solver.terra_nova.fileformat import parse_position, read_position, write_position
+from solver.terra_nova.notation import Turn, format_turn
 from solver.terra_nova.playout import STONE_CHANCE, setup
-from solver.terra_nova.position import COLOURS, Board, Position
+from solver.terra_nova.position import COLOURS, Board, Position, Puzzle, Solution
+from solver.terra_nova.solve import verify_solution
 from solver.terra_nova.turngen import ACTIONS_PER_TURN, InternalAction, TurnState
+from solver.terra_nova.uniqueness import check_unique, engine_finals
 
 FULL_BOARD = Path("positions/terra-nova/board-2006.toml")
 """The full-size board, relative to the repository."""
@@ -59,74 +63,77 @@ def load_board(path: Path, rows: int | None = None, cols: int | None = None) -> 
 # ------------------------------------------------------------------ greedy play
 
 
-def _gain(state: TurnState, action: InternalAction) -> tuple[int, int]:
-    """Immediate ``(own points, others' points)`` that ``action`` would score."""
-    if isinstance(action, tuple):
-        return 0, 0
+def _value(state: TurnState, action: InternalAction, depth: int, lookahead: int) -> tuple:
+    """``(own, -others)`` points of ``action`` plus the best of the next ``lookahead - 1``
+    actions of this turn after it (a move alone scores nothing)."""
     me = state.me
     before_me, before_all = state.gains[me], sum(state.gains)
-    token = state.do_stone(action)
+    token = state.do(action)
     own = state.gains[me] - before_me
-    others = sum(state.gains) - before_all - own
-    state.undo_stone(action, token)
-    return own, others
+    value = (own, own - (sum(state.gains) - before_all))
+    if lookahead > 1 and depth + 1 < ACTIONS_PER_TURN:
+        nexts: list[InternalAction] = list(state.moves()) + list(state.stone_targets())
+        best = max((_value(state, a, depth + 1, lookahead - 1) for a in nexts), default=(0, 0))
+        best = max(best, (0, 0))
+        value = (value[0] + best[0], value[1] + best[1])
+    state.undo(action, token)
+    return value
 
 
-def _ordered(state: TurnState, rng: random.Random) -> list[InternalAction]:
-    """Legal actions, best immediate gain first; equal gains in random order.
+def _ordered(state: TurnState, rng: random.Random, depth: int,
+             lookahead: int) -> list[InternalAction]:
+    """Legal actions, most promising first; equal ones in random order.
 
-    A scoring stone is ranked by own points, then fewest points to others.
-    Among non-scoring actions stones come before moves with
-    :data:`~solver.terra_nova.playout.STONE_CHANCE` (as the random playouts do).
+    An action is worth what it scores now plus the best the next
+    ``lookahead - 1`` actions of the turn can add (own points, then fewest to
+    others). Among actions worth nothing, stones come before moves with
+    :data:`~solver.terra_nova.playout.STONE_CHANCE` (as random playouts do);
+    actions that only give points to others come last.
     """
-    moves: list[InternalAction] = list(state.moves())
-    stones: list[InternalAction] = list(state.stone_targets())
-    rng.shuffle(moves)
-    rng.shuffle(stones)
-    scoring = []
-    quiet_stones = []
-    for stone in stones:
-        own, others = _gain(state, stone)
-        if own or others:
-            scoring.append((-own, others, rng.random(), stone))
+    ranked = []
+    quiet_moves: list[InternalAction] = []
+    quiet_stones: list[InternalAction] = []
+    actions: list[InternalAction] = list(state.moves()) + list(state.stone_targets())
+    for action in actions:
+        value = _value(state, action, depth, lookahead)
+        if value != (0, 0):
+            ranked.append((value, rng.random(), action))
+        elif isinstance(action, tuple):
+            quiet_moves.append(action)
         else:
-            quiet_stones.append(stone)
-    scoring.sort()
-    good = [a for own, _o, _r, a in scoring if own < 0]
-    bad = [a for own, _o, _r, a in scoring if own >= 0]
+            quiet_stones.append(action)
+    ranked.sort(reverse=True)
+    good = [a for value, _r, a in ranked if value > (0, 0)]
+    bad = [a for value, _r, a in ranked if value < (0, 0)]
+    rng.shuffle(quiet_moves)
+    rng.shuffle(quiet_stones)
     quiet: list[InternalAction] = []
-    while moves or quiet_stones:
-        pick_stone = quiet_stones and (not moves or rng.random() < STONE_CHANCE)
-        quiet.append(quiet_stones.pop() if pick_stone else moves.pop())
+    while quiet_moves or quiet_stones:
+        pick_stone = quiet_stones and (not quiet_moves or rng.random() < STONE_CHANCE)
+        quiet.append(quiet_stones.pop() if pick_stone else quiet_moves.pop())
     return good + quiet + bad
 
 
-def greedy_turn(state: TurnState, rng: random.Random) -> tuple[InternalAction, ...]:
+def greedy_turn(state: TurnState, rng: random.Random,
+                lookahead: int = 1) -> tuple[InternalAction, ...]:
     """Play a greedy legal turn on ``state`` (left at its end); returns its actions.
 
-    One-action lookahead: at every step take the action that scores most now
-    (then gives others least), else a random one; backtrack only when a sequence
-    cannot end legally (no return). ``()`` when the turn is a pass.
+    At every step take the action that is worth most with ``lookahead`` actions
+    of lookahead (1: what it scores now; see :func:`_ordered`), else a random
+    one; backtrack only when a sequence cannot end legally (no return). ``()``
+    when the turn is a pass.
     """
-    moves = list(state.moves())
-    rng.shuffle(moves)
-    for move in moves:
-        token = state.do_move(*move)
-        done = _extend(state, rng, 1, (move,))
-        if done is not None:
-            return done
-        state.undo_move(*move, token)
-    return ()
+    return _extend(state, rng, 0, (), lookahead) or ()
 
 
-def _extend(state: TurnState, rng: random.Random, depth: int,
-            done: tuple) -> tuple[InternalAction, ...] | None:
+def _extend(state: TurnState, rng: random.Random, depth: int, done: tuple,
+            lookahead: int) -> tuple[InternalAction, ...] | None:
     if depth < ACTIONS_PER_TURN:
-        order = _ordered(state, rng)
+        order = _ordered(state, rng, depth, lookahead)
         if order:
             for action in order:
                 token = state.do(action)
-                result = _extend(state, rng, depth + 1, done + (action,))
+                result = _extend(state, rng, depth + 1, done + (action,), lookahead)
                 if result is not None:
                     return result
                 state.undo(action, token)
@@ -149,7 +156,8 @@ def greedy_playout(position: Position, rng: random.Random, turns: int) -> Positi
     return current
 
 
-def greedy_line(position: Position, turns: int, rng: random.Random) -> tuple[int, int, list[Turn]]:
+def greedy_line(position: Position, turns: int, rng: random.Random,
+                lookahead: int = 1) -> tuple[int, int, list[Turn]]:
     """The greedy player's ``turns`` turns in a row (closing: nobody else moves).
 
     Returns ``(own points, others' points, line)``.
@@ -159,7 +167,7 @@ def greedy_line(position: Position, turns: int, rng: random.Random) -> tuple[int
     line: list[Turn] = []
     for _ in range(turns):
         state = turn_state(current)
-        actions = greedy_turn(state, rng)
+        actions = greedy_turn(state, rng, lookahead)
         own += state.gains[state.me]
         others += sum(state.gains) - state.gains[state.me]
         line.append(to_turn(actions))
@@ -187,3 +195,102 @@ def position_from_recipe(recipe: Mapping[str, Any], root: Path) -> Position:
     players = COLOURS[: recipe.get("players", 2)]
     start = setup(board, players, rng, recipe.get("pieces"))
     return greedy_playout(start, rng, recipe.get("turns_played", 0))
+
+
+# ------------------------------------------------------------------ puzzles
+
+GREEDY_RUNS = 4
+"""Difficulty yardstick: the best of this many seeded greedy lines."""
+
+PREFILTER_NODES = {1: 400_000, 2: 2_000_000, 3: 2_000_000}
+"""Engine pre-filter node budget by horizon; larger candidates are skipped (reproducible)."""
+
+CPSAT_EFFORT = 30.0
+"""Deterministic-time limit (CP-SAT deterministic seconds) per solve of the uniqueness check."""
+
+BEST_TURN_BOARDS = ((None, None, None, (10, 60)), (9, 11, 6, (6, 30)), (7, 9, 4, (4, 20)))
+"""best-turn candidates: (rows, cols, pieces per player, greedy turns played range);
+None = the full 2006 board with the full-game number of pieces."""
+
+CLOSING_BOARDS = ((6, 7), (7, 8), (8, 9))
+"""closing candidates: small boards cut from the 2006 board, 2–3 pieces per player, so
+that the engine pre-filter and the multi-turn model stay fast."""
+
+GRADE_SHORTFALL = 0.5
+"""Grades by how far greedy players fall short of the optimal own points. The
+yardstick is the best of :data:`GREEDY_RUNS` seeded runs each of a greedy player
+with one action of lookahead (take what scores now) and one with two (a move is
+worth the best stone after it). easy: one of them reaches the optimum; medium:
+the best falls short by at most this fraction of the optimum; hard: by more."""
+
+
+def grade(points: int, position: Position, turns: int, seed: int) -> tuple[str, int]:
+    """The grade and the greedy players' best own points (see :data:`GRADE_SHORTFALL`)."""
+    greedy = max(greedy_line(position, turns, random.Random(seed + k), lookahead)[0]
+                 for lookahead in (1, 2) for k in range(GREEDY_RUNS))
+    if greedy >= points:
+        return "easy", greedy
+    return ("medium" if points - greedy <= GRADE_SHORTFALL * points else "hard"), greedy
+
+
+def candidate_position(seed: int, kind: str, root: Path) -> Position:
+    """The seeded candidate position for a puzzle of ``kind``: setup plus greedy play."""
+    rng = random.Random(seed)
+    if kind == "best-turn":
+        rows, cols, pieces, played = rng.choice(BEST_TURN_BOARDS)
+        players = rng.choice((2, 2, 3)) if rows is None else 2
+    else:
+        rows, cols = rng.choice(CLOSING_BOARDS)
+        pieces, played, players = rng.choice((2, 3)), (4, 20), 2
+    recipe = {"players": players, "turns_played": rng.randint(*played),
+              "seed": rng.getrandbits(32)}
+    if rows is not None:
+        recipe.update(rows=rows, cols=cols, pieces=pieces)
+    return position_from_recipe(recipe, root)
+
+
+def make_puzzle(seed: int, kind: str, turns: int) -> Made | None:
+    """One candidate: a puzzle with a unique, engine-verified optimum, graded; or None.
+
+    Steps: a candidate position (:func:`candidate_position`); the engine
+    pre-filter (:func:`~solver.terra_nova.uniqueness.engine_finals`) drops
+    positions whose optimum is 0 or reached by two final positions; the CP-SAT
+    check (:func:`~solver.terra_nova.uniqueness.check_unique`) must prove the
+    optimum and its uniqueness and agree with the engine; the written file's
+    solution is verified by the engine.
+    """
+    position = candidate_position(seed, kind, REPO_ROOT)
+    if not position.pieces_of(position.to_move) or game_over(position):
+        return None
+    try:
+        rank, finals = engine_finals(position, turns, PREFILTER_NODES[turns])
+    except TimeoutError:
+        return None
+    if rank[0] <= 0 or finals != 1:
+        return None
+    checked = check_unique(position, turns, effort=CPSAT_EFFORT)
+    if checked is None or not checked.unique:
+        return None
+    engine_key = tuple(abs(v) for v in rank)
+    if checked.key != engine_key:
+        raise AssertionError(f"CP-SAT optimum {checked.key} differs from the engine's "
+                             f"{engine_key} (seed {seed})")
+    points = checked.key[0]
+    difficulty, greedy = grade(points, position, turns, seed)
+    actions = sum(len(t) for t in checked.line)
+    if kind == "best-turn":
+        puzzle = Puzzle(kind="best-turn")
+    else:
+        puzzle = Puzzle(kind="closing", turns=turns, objective="max-points")
+    line = tuple(format_turn(t, position.grid) for t in checked.line)
+    posed = position.replace(puzzle=puzzle, solution=Solution(points, line))
+    header = (f"# Generated by boardsat generate (candidate seed {seed}); unique optimum "
+              f"{checked.key}\n# difficulty {difficulty}: greedy players reach {greedy} of "
+              f"{points} points; {actions} actions\n")
+    text = header + write_position(posed)
+    verdict = verify_solution(parse_position(text))
+    if not verdict.ok:
+        raise AssertionError(f"generated file fails verification: {verdict.message}")
+    return Made(text, difficulty, {"points": points, "greedy": greedy,
+                                   "actions": actions, "cells": position.grid.size,
+                                   "solve_s": checked.stats["wall_s"]})

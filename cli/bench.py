@@ -1,0 +1,52 @@
+"""``boardsat bench``: time CP-SAT against the exhaustive search on a suite; table, JSON, plot."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from cli.console import err, out, print_json
+from solver.bench.plot import plot_records
+from solver.bench.runner import report, run_suite
+from solver.bench.suite import load_suite, suite_file
+from solver.bench.table import cases_table, summary_table
+from solver.cpsat import SolveParams
+from solver.tomlfile import atomic_write_text
+
+
+def run(suite_name: str, suite_path: Path | None, as_json: bool, plot: Path | None,
+        save: Path | None, workers: int, time_limit: float | None, cap: float | None,
+        seed: int) -> None:
+    """Run the suite, then print the table (or the JSON) and write the plot/JSON files."""
+    suite = load_suite(suite_path or suite_file(suite_name))
+    params = SolveParams(time_limit=suite.time_limit if time_limit is None else time_limit,
+                         workers=workers, seed=seed)
+    cap = suite.cap if cap is None else cap
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("{task.fields[case]}"), TimeElapsedColumn(), console=err) as bar:
+        task = bar.add_task(f"bench {suite.name}", total=len(suite.cases), case="")
+        bar.update(task, case=suite.cases[0].name)
+
+        def done(case, record) -> None:
+            bar.advance(task)
+            index = suite.cases.index(case) + 1
+            bar.update(task, case=suite.cases[index].name if index < len(suite.cases) else "")
+
+        records = run_suite(suite, params, cap, on_record=done)
+    result = report(suite, records, params, cap)
+    if save is not None:
+        save.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(save, json.dumps(result, indent=2) + "\n")
+    if plot is not None:
+        plot_records(records, plot, title=f"boardsat bench --suite {suite.name}")
+    if as_json:
+        print_json(result)
+        return
+    out.print(cases_table(records, cap))
+    out.print(summary_table(result["summary"]))
+    if plot is not None:
+        out.print(f"plot written to {plot}")
+    if save is not None:
+        out.print(f"JSON written to {save}")

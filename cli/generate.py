@@ -1,0 +1,50 @@
+"""``boardsat generate``: unique, graded, verified puzzles with a progress bar on stderr."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from cli.console import err, out
+from solver.puzzlegen import Request, generate
+
+
+def run(game: str, count: int, seed: int, out_dir: Path, kind: str | None, turns: int | None,
+        difficulty: str | None, workers: int) -> None:
+    """Generate ``count`` puzzles and print a table of what was written."""
+    if kind is None:
+        kind = "best-turn" if game == "terra-nova" else "max-score"
+    if turns is None:
+        turns = 2 if kind == "closing" else 1
+    request = Request(game=game, kind=kind, turns=turns, count=count, seed=seed, out=out_dir,
+                      difficulty=difficulty, workers=workers)
+    start = time.perf_counter()
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[tried]} candidates, {task.fields[rate]} puzzles/min"),
+               TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
+    with Progress(*columns, console=err, transient=False) as bar:
+        task = bar.add_task(f"{game} {kind}", total=count, tried=0, rate="-")
+
+        def progress(kept: int, tried: int) -> None:
+            minutes = (time.perf_counter() - start) / 60
+            bar.update(task, completed=kept, tried=tried,
+                       rate=f"{kept / minutes:.1f}" if minutes > 0 else "-")
+
+        written = generate(request, progress)
+    table = Table(title=f"{len(written)} puzzles in {out_dir}")
+    for name in ("file", "candidate", "difficulty", "signals"):
+        table.add_column(name)
+    for item in written:
+        signals = ", ".join(f"{k}={v}" for k, v in item.signals.items())
+        table.add_row(item.path.name, str(item.candidate), item.difficulty, signals)
+    out.print(table)

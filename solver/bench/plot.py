@@ -1,0 +1,69 @@
+"""The benchmark plot: solve time against board size and against turns/draws, log scale."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402  (after choosing the file backend)
+
+from solver.bench.runner import Record  # noqa: E402
+
+COLOURS = {("terra-nova", "best-turn"): "tab:blue", ("terra-nova", "closing"): "tab:purple",
+           ("rift-valley", "max-score"): "tab:green"}
+
+
+def _horizon(record: Record) -> float:
+    """x of the right panel: turns (Terra Nova); draw budget, or draws used when unlimited."""
+    if record.horizon is not None:
+        return record.horizon
+    return record.length
+
+
+def plot_records(records: list[Record], path: Path, title: str = "") -> None:
+    """Write a PNG with two log-scale panels: time vs cells, time vs turns/draws.
+
+    Filled markers: CP-SAT (proven optimum); hollow: exhaustive search; a
+    triangle at the cap marks an exhaustive search that was capped.
+    """
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.8), constrained_layout=True)
+    panels = ((axes[0], lambda r: r.cells, "board size (cells)"),
+              (axes[1], _horizon, "turns (Terra Nova) / draws (Rift Valley)"))
+    for ax, x_of, label in panels:
+        seen: set[str] = set()
+        for r in records:
+            colour = COLOURS.get((r.game, r.kind), "tab:gray")
+            group = f"{r.game} {r.kind}"
+            x = x_of(r)
+            ax.scatter([x], [r.cpsat_s], color=colour, marker="o",
+                       label=f"{group} CP-SAT" if group + "c" not in seen else None)
+            seen.add(group + "c")
+            if r.exhaustive_s is not None:
+                ax.scatter([x], [r.exhaustive_s], facecolors="none", edgecolors=colour,
+                           marker="s", label=f"{group} exhaustive" if group + "e" not in seen
+                           else None)
+                seen.add(group + "e")
+            else:
+                ax.scatter([x], [r.cap], color=colour, marker="^", alpha=0.6,
+                           label=f"{group} exhaustive capped" if group + "x" not in seen
+                           else None)
+                seen.add(group + "x")
+        ax.set_yscale("log")
+        ax.set_xlabel(label)
+        ax.set_ylabel("seconds (log)")
+        ax.grid(True, which="both", alpha=0.3)
+    axes[1].legend(fontsize=7, loc="best")
+    if title:
+        fig.suptitle(title)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp.png")
+    try:
+        fig.savefig(tmp, dpi=110)
+        os.replace(tmp, path)  # atomic: readers never see half a PNG
+    finally:
+        tmp.unlink(missing_ok=True)
+        plt.close(fig)

@@ -1,0 +1,152 @@
+"""The game-neutral puzzle generator driver: seeds, processes, ordering, files.
+
+Candidate ``i`` of a run gets its own seed derived from the master seed
+(:func:`candidate_seed`), so a candidate's outcome does not depend on which
+process ran it or when. Candidates run in a process pool (``workers``), but
+their results are taken strictly in candidate order; the first ``count`` kept
+puzzles (unique optimum, and the requested difficulty if any) are written,
+each file atomically, so the same seed always gives the same files and an
+interrupted run leaves only complete files behind.
+
+Each game provides ``make_puzzle(seed, kind, turns) -> Made | None`` in its
+``puzzlegen`` module (None: the candidate was rejected).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from solver.errors import InputError
+from solver.tomlfile import atomic_write_text
+
+GAMES = {"terra-nova": "solver.terra_nova.puzzlegen",
+         "rift-valley": "solver.rift_valley.puzzlegen"}
+KINDS = {"terra-nova": ("best-turn", "closing"), "rift-valley": ("max-score",)}
+DIFFICULTIES = ("easy", "medium", "hard")
+PREFIX = {"terra-nova": "tn", "rift-valley": "rv"}
+
+MAX_CANDIDATES_PER_PUZZLE = 400
+"""Give up after this many candidates per requested puzzle (a request that cannot be met)."""
+
+
+@dataclass(frozen=True)
+class Made:
+    """A kept puzzle: the file text, its difficulty grade and the signals behind it."""
+
+    text: str
+    difficulty: str
+    signals: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Request:
+    """What to generate."""
+
+    game: str
+    kind: str
+    turns: int
+    count: int
+    seed: int
+    out: Path
+    difficulty: str | None = None
+    workers: int = 1
+
+
+@dataclass(frozen=True)
+class Written:
+    """One file written by :func:`generate`."""
+
+    path: Path
+    candidate: int
+    difficulty: str
+    signals: dict[str, Any]
+
+
+def candidate_seed(master: int, index: int) -> int:
+    """The seed of candidate ``index`` of a run with seed ``master`` (stable across runs)."""
+    digest = hashlib.sha256(f"boardsat-generate:{master}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def check_request(request: Request) -> None:
+    """InputError for a game, kind or turn count the generator does not make."""
+    if request.game not in GAMES:
+        raise InputError(f"unknown game {request.game!r} (games: {', '.join(GAMES)})")
+    if request.kind not in KINDS[request.game]:
+        raise InputError(f"{request.game} puzzles are of kind {' or '.join(KINDS[request.game])}"
+                         f", not {request.kind!r}")
+    if request.kind == "closing" and not 2 <= request.turns <= 3:
+        raise InputError("closing puzzles are generated over 2 or 3 turns")
+    if request.kind != "closing" and request.game == "terra-nova" and request.turns != 1:
+        raise InputError("--turns is for closing puzzles")
+    if request.difficulty is not None and request.difficulty not in DIFFICULTIES:
+        raise InputError(f"difficulty must be one of {', '.join(DIFFICULTIES)}")
+
+
+def run_candidate(game: str, seed: int, kind: str, turns: int) -> Made | None:
+    """Make (or reject) one candidate; the function the worker processes run."""
+    return importlib.import_module(GAMES[game]).make_puzzle(seed, kind, turns)
+
+
+def file_name(request: Request, index: int) -> str:
+    """``tn-closing2-s7-c00012.toml``: game, kind (and turns), master seed, candidate."""
+    kind = request.kind + (str(request.turns) if request.kind == "closing" else "")
+    return f"{PREFIX[request.game]}-{kind}-s{request.seed}-c{index:05d}.toml"
+
+
+def _results(request: Request) -> Iterator[tuple[int, Made | None]]:
+    """Candidate results in candidate order, computed ``workers`` at a time (or inline)."""
+    limit = request.count * MAX_CANDIDATES_PER_PUZZLE
+    if request.workers <= 1:
+        for index in range(limit):
+            yield index, run_candidate(request.game, candidate_seed(request.seed, index),
+                                       request.kind, request.turns)
+        return
+    window = 2 * request.workers
+    with ProcessPoolExecutor(request.workers) as pool:
+        pending: dict[int, Future] = {}
+        submitted = 0
+        try:
+            for index in range(limit):
+                while submitted < limit and submitted < index + window:
+                    pending[submitted] = pool.submit(
+                        run_candidate, request.game, candidate_seed(request.seed, submitted),
+                        request.kind, request.turns)
+                    submitted += 1
+                yield index, pending.pop(index).result()
+        finally:
+            for future in pending.values():
+                future.cancel()
+
+
+def generate(request: Request,
+             progress: Callable[[int, int], None] | None = None) -> list[Written]:
+    """Generate ``request.count`` unique puzzles into ``request.out``; returns what was written.
+
+    ``progress(kept, tried)`` is called after every candidate. Raises InputError
+    when :data:`MAX_CANDIDATES_PER_PUZZLE` candidates per puzzle did not suffice.
+    """
+    check_request(request)
+    request.out.mkdir(parents=True, exist_ok=True)
+    written: list[Written] = []
+    tried = 0
+    for index, made in _results(request):
+        tried += 1
+        keep = made is not None and request.difficulty in (None, made.difficulty)
+        if keep:
+            assert made is not None
+            path = request.out / file_name(request, index)
+            atomic_write_text(path, made.text)
+            written.append(Written(path, index, made.difficulty, made.signals))
+        if progress:
+            progress(len(written), tried)
+        if len(written) == request.count:
+            return written
+    raise InputError(f"only {len(written)} of {request.count} puzzles after {tried} candidates; "
+                     f"try another seed or difficulty")
