@@ -26,7 +26,7 @@ from solver.rift_valley.engine import (
     score,
     validate,
 )
-from solver.rift_valley.exhaustive import best_score
+from solver.rift_valley.exhaustive import _Search, best_score
 from solver.rift_valley.fileformat import parse_position, read_position
 from solver.rift_valley.game import Turn, play_game, random_policy, rank_players
 from solver.rift_valley.notation import DrawStop, DrawTent, DrawTrail, parse_draw
@@ -802,3 +802,21 @@ def test_exhaustive_equals_sequence_search_on_random_legal_positions(seed):
     assert found.value == sequence_search(position, 3, rules)
     final = play_draws(position.replace(draws=3), found.draws, rules)
     assert score(final, position.player).total == found.value
+
+
+class _Unbounded(_Search):
+    """The same set search with every bound switched off (it prunes nothing)."""
+
+    def _bound(self, fixed, *rest):
+        return 10 ** 9
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_exhaustive_bounds_are_sound_at_larger_budgets(seed):
+    # the pruning bounds never cut off the optimum: same value as the unpruned set search at
+    # budget 6, past what the plain sequence search can reach
+    position, rules = random_position(7000 + seed)
+    position = position.replace(first_stop_rule=random.Random(seed).random() < 0.4)
+    unbounded = _Unbounded(position, 6, rules, None)
+    unbounded.run()
+    assert best_score(position, draws=6, rules=rules).value == unbounded.best_value
