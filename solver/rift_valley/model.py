@@ -119,7 +119,7 @@ def build_model(position: Position, draws: int | None,
     score: list[cp_model.LinearExprT] = []
     score.append(sum(area_score(position, t.cells(grid)) for t in own.trails))
     score.append(cp_model.LinearExpr.weighted_sum(trail, [t.areas for t in cand.trails]))
-    score.append(_animals(model, position, own_trail_cells, conn, passing))
+    score.append(_animals(model, position, own_trail_cells, cand, trail))
     score.append(_tents(model, position, tent, conn))
     for s in endpoints:
         score.append(UNCONNECTED_STOP_PENALTY * (stop_lit[s] - conn[s]))
@@ -199,27 +199,34 @@ def _new_stops_connected(model: cp_model.CpModel, stop: dict, conn: dict,
 
 
 def _animals(model: cp_model.CpModel, position: Position, own_trail_cells: set[int],
-             conn: dict, passing: dict) -> cp_model.LinearExprT:
-    """Animal points: ``adj[a]`` may be 1 only if a trail cell (end stops too) is beside ``a``.
+             cand: Candidates, trail: list) -> cp_model.LinearExprT:
+    """Animal points: ``adj[a]`` may be 1 only if some drawn trail has a cell beside ``a``.
 
-    A new trail covers its end stops (then connected) and its interior cells.
+    The bound counts each trail once, however many of its cells (end stops
+    included) touch the animal: ``adj[a] <= sum(trail[k] for k touching a)``.
+    Summing cells instead would be just as correct for integers, but would let
+    the LP relaxation buy a whole animal with a third of a trail that passes
+    three of its neighbours.
     """
     grid, board = position.grid, position.board
+    touching: dict[int, list] = {a: [] for a in board.animal_cells}
+    for cand_trail, var in zip(cand.trails, trail, strict=True):
+        near = set()
+        for c in cand_trail.cells():
+            near.update(grid.king[c])
+        for a in sorted(near):
+            if a in touching:
+                touching[a].append(var)
     terms: list[cp_model.LinearExprT] = []
     for a in board.animal_cells:
         points = ANIMAL_POINTS[board.terrain[a]]
         if any(nb in own_trail_cells for nb in grid.king[a]):
             terms.append(points)
             continue
-        cover = []
-        for nb in grid.king[a]:
-            if nb in conn:
-                cover.append(conn[nb])
-            cover += passing.get(nb, [])
-        if not cover:
+        if not touching[a]:
             continue
         adj = model.new_bool_var(f"animal_{grid.name(a)}")
-        model.add(adj <= sum(cover))
+        model.add(adj <= sum(touching[a]))
         terms.append(points * adj)
     return sum(terms)
 
