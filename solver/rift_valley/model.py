@@ -120,13 +120,15 @@ def build_model(position: Position, draws: int | None,
     score.append(sum(area_score(position, t.cells(grid)) for t in own.trails))
     score.append(cp_model.LinearExpr.weighted_sum(trail, [t.areas for t in cand.trails]))
     score.append(_animals(model, position, own_trail_cells, cand, trail))
-    score.append(_tents(model, position, tent, conn))
+    tents_drawn = sum(len(e.tents) for _, e in position.elements)
+    tent_room = max(0, MAX_TENTS_PER_BOARD - tents_drawn)
+    max_new_tents = min(tent_room, len(tent), tent_room if draws is None else draws)
+    score.append(_tents(model, position, tent, conn, max_new_tents))
     for s in endpoints:
         score.append(UNCONNECTED_STOP_PENALTY * (stop_lit[s] - conn[s]))
 
     new_elements = list(stop.values()) + trail + list(tent.values())
-    tents_drawn = sum(len(e.tents) for _, e in position.elements)
-    model.add(sum(tent.values()) <= max(0, MAX_TENTS_PER_BOARD - tents_drawn))
+    model.add(sum(tent.values()) <= tent_room)
     if draws is not None:
         model.add(sum(new_elements) <= draws)
     if position.first_stop_rule:
@@ -231,8 +233,8 @@ def _animals(model: cp_model.CpModel, position: Position, own_trail_cells: set[i
     return sum(terms)
 
 
-def _tents(model: cp_model.CpModel, position: Position, tent: dict,
-           conn: dict) -> cp_model.LinearExprT:
+def _tents(model: cp_model.CpModel, position: Position, tent: dict, conn: dict,
+           max_new_tents: int) -> cp_model.LinearExprT:
     """Tent points: ``near[t, s]`` may be 1 only if tent ``t`` is drawn and stop ``s`` connected.
 
     Redundant cut: two orthogonally adjacent cells around a tent never both hold
@@ -240,10 +242,17 @@ def _tents(model: cp_model.CpModel, position: Position, tent: dict,
     implied for integers, but without it the LP relaxation lets half a tent
     collect half points from all 8 neighbours (twice the real value per tent).
 
+    Redundant cut: a stop is beside at most as many own tents as the player can
+    have (``max_new_tents`` plus existing ones), so ``sum(near[t, s] over t)
+    <= that * conn[s]``. Without it, the LP lets a tiny fraction of one stop
+    serve small fractions of all 8 tents around it.
+
     Sound reduction: a new tent with no connected stop beside it scores 0, so
     some optimal answer never draws one; it is required to have one.
     """
     grid = position.grid
+    own_tents = len(position.of(position.player).tents) + max_new_tents
+    around: dict[int, list] = {}
     true = model.new_constant(1)
     tents = [(t, true) for t in sorted(position.of(position.player).tents)] + list(tent.items())
     terms: list[cp_model.LinearExprT] = []
@@ -255,6 +264,7 @@ def _tents(model: cp_model.CpModel, position: Position, tent: dict,
                 model.add_implication(var, lit)
                 model.add_implication(var, conn[s])
                 near[s] = var
+                around.setdefault(s, []).append(var)
         for s in sorted(near):
             for nb in grid.orthogonal[s]:
                 if nb > s and nb in near:
@@ -262,6 +272,9 @@ def _tents(model: cp_model.CpModel, position: Position, tent: dict,
         if t in tent:
             model.add_bool_or(list(near.values())).only_enforce_if(tent[t])
         terms.append(TENT_POINTS_PER_STOP * sum(near.values()))
+    for s, vars_ in sorted(around.items()):
+        if len(vars_) > own_tents:
+            model.add(sum(vars_) <= own_tents * conn[s])
     return sum(terms)
 
 
