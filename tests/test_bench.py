@@ -1,0 +1,85 @@
+"""`boardsat bench`: suite files, one JSON record per case with both times, table, plot."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+from solver.bench.runner import run_case, runner, summary
+from solver.bench.suite import REPO_ROOT, load_suite, suite_file
+from solver.cpsat import SolveParams
+from solver.errors import InputError
+
+TINY = Path(__file__).parent / "data" / "bench-tiny.toml"
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory) -> tuple[dict, Path]:
+    plot = tmp_path_factory.mktemp("bench") / "plot.png"
+    result = CliRunner().invoke(main, ["bench", "--suite-file", str(TINY), "--json",
+                                       "--workers", "1", "--plot", str(plot)])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout), plot
+
+
+def test_json_has_one_record_per_case_with_both_times(tiny_run):
+    data, _ = tiny_run
+    names = [case.name for case in load_suite(TINY).cases]
+    assert [r["case"] for r in data["cases"]] == names
+    for record in data["cases"]:
+        assert record["cpsat_s"] > 0 and record["optimal"] is True
+        assert record["exhaustive"] == "done" and record["exhaustive_s"] > 0
+        assert record["agree"] is True
+        assert record["value"] == record["exhaustive_value"]
+        assert record["ratio"] == pytest.approx(record["exhaustive_s"] / record["cpsat_s"],
+                                                rel=0.01)
+    assert {row["game"] for row in data["summary"]} == {"terra-nova", "rift-valley"}
+
+
+def test_plot_is_a_png(tiny_run):
+    _, plot = tiny_run
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_capped_exhaustive_is_recorded_as_null(monkeypatch):
+    game = runner("rift-valley")
+
+    def too_slow(position, case, cap):
+        raise TimeoutError(f"passed {cap} s")
+
+    monkeypatch.setattr(game, "solve_exhaustive", too_slow)
+    case = next(c for c in load_suite(TINY).cases if c.game == "rift-valley")
+    record = run_case(case, SolveParams(workers=1), cap=0.5)
+    assert record.exhaustive == "capped"
+    assert record.exhaustive_s is None and record.ratio is None and record.agree is None
+    assert record.cpsat_s > 0 and record.optimal
+    assert summary([record])[0]["exhaustive_done"] == 0
+
+
+def test_table_output_names_every_case():
+    result = CliRunner().invoke(main, ["bench", "--suite-file", str(TINY), "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert "tn-6x7-best" in result.stdout and "Medians per group" in result.stdout
+
+
+def test_shipped_suites_load():
+    for name in ("quick", "full"):
+        suite = load_suite(suite_file(name))
+        assert suite.cases
+        for case in suite.cases:
+            assert case.position is None or case.position.is_file()
+
+
+def test_bad_suite_is_one_line_error(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[[case]]\nname = "x"\ngame = "chess"\nkind = "best-turn"\n'
+                   'position = "a.toml"\n')
+    with pytest.raises(InputError, match="unknown game"):
+        load_suite(bad, REPO_ROOT)
+    result = CliRunner().invoke(main, ["bench", "--suite-file", str(bad)])
+    assert result.exit_code == 2
+    assert "unknown game" in result.output and "Traceback" not in result.output
