@@ -22,11 +22,13 @@ from solver.cpsat import SolveParams
 from solver.errors import InputError
 from solver.geometry import HexGrid
 from solver.terra_nova import engine, exhaustive
+from solver.terra_nova.model_geometry import Geometry
 from solver.terra_nova.notation import Stone
 from solver.terra_nova.position import COLOURS, EMPTY, STONE, Board, Position
 from solver.terra_nova.solve import perft_via_model, solve_puzzle
 
 PARAMS = SolveParams(workers=2, seed=0)
+MAX_CANDIDATES = 200
 
 
 def random_position(seed: int, cells: tuple[int, int] = (15, 40),
@@ -136,7 +138,11 @@ def test_best_turn_matches_exhaustive_search():
 
 @pytest.mark.slow
 def test_two_turn_closing_matches_exhaustive_search():
-    sample = positions(52, first_seed=5000, cells=(12, 22), own_pieces=(1, 2))
+    # Positions whose 2-turn model has more than MAX_CANDIDATES candidate regions are
+    # skipped to keep the suite quick (the filter looks at size only, never at answers).
+    sample = [p for p in positions(60, first_seed=5000, cells=(12, 22), own_pieces=(1, 2))
+              if len(Geometry(p, 2).candidates) <= MAX_CANDIDATES]
+    assert len(sample) >= 50
     seen: Counter = Counter()
     for number, position in enumerate(sample):
         truth = exhaustive.best_closing(position, 2, "max-points")

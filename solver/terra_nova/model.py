@@ -627,6 +627,24 @@ class TurnModel:
             turns.append(tuple(actions))
         return turns
 
+    def hint_line(self, line: list[Turn]) -> None:
+        """Hint the step variables with a known legal line (e.g. one the engine played)."""
+        m = self.model
+        for t, turn in enumerate(line[:self.turns]):
+            for k in range(ACTIONS_PER_TURN):
+                s = ACTIONS_PER_TURN * t + k
+                action = turn[k] if k < len(turn) else None
+                kinds = (isinstance(action, Move), isinstance(action, Stone), action is None)
+                for lit, value in zip((self.is_move[s], self.is_stone[s], self.is_none[s]),
+                                      kinds, strict=True):
+                    if lit is not True and lit is not False:
+                        m.add_hint(lit, value)
+                for table, cell in ((self.src_of[s], getattr(action, "src", None)),
+                                    (self.dst_of[s], getattr(action, "dst", None)),
+                                    (self.place[s], getattr(action, "cell", None))):
+                    for c, lit in table.items():
+                        m.add_hint(lit, c == cell)
+
     @staticmethod
     def _value(solver: cp_model.CpSolver, lit: Lit) -> bool:
         if lit is True or lit is False:

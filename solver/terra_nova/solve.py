@@ -132,6 +132,7 @@ def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
         a = b * (bound + 1)
         objective = tm.own_points() * a - tm.other_points() * b - tm.actions()
     tm.model.maximize(objective)
+    tm.hint_line(_first_line(position, horizon))
 
     def report(obj: float, best: float, wall: float) -> None:
         own = -(-round(obj) // a)
@@ -145,6 +146,21 @@ def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
             return _forced_pass(position, kind, horizon, start, build, result)
         raise PuzzleError(f"no line found within the time limit ({result.status})")
     return _answer(position, kind, tm, solver, result, start, build)
+
+
+def _first_line(position: Position, turns: int) -> list[Turn]:
+    """A legal line to hint the search with: the engine's first legal turn, each turn.
+
+    Only a starting point — CP-SAT still proves optimality on its own model — so a
+    time-limited solve always has an answer to print.
+    """
+    line: list[Turn] = []
+    current = position
+    for _ in range(turns):
+        turn = next(iter(engine.legal_turns(current)), ())
+        line.append(turn)
+        current = engine.apply_turn(current, turn, advance=False).position
+    return line
 
 
 def _forced_pass(position: Position, kind: str, horizon: int, start: float, build: float,

@@ -1,0 +1,172 @@
+"""The Terra Nova solver API and CLI: puzzle files, verify, perft --via-model, errors, [D] rules."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+from solver.cpsat import SolveParams
+from solver.errors import PuzzleError
+from solver.terra_nova import engine
+from solver.terra_nova.fileformat import parse_position, read_position
+from solver.terra_nova.notation import Move, Stone
+from solver.terra_nova.solve import (
+    MIN_TURNS_DEFAULT_CAP,
+    perft_via_model,
+    puzzle_of,
+    solve_puzzle,
+    verify_solution,
+)
+
+PUZZLES = sorted((Path(__file__).parent.parent / "positions/terra-nova/puzzles").glob("*.toml"))
+PARAMS = SolveParams(workers=2, seed=0)
+
+
+def board(text: str, *, stones_left: int = 10, players: str = '"red", "blue"',
+          extra: str = "") -> str:
+    return (f'game = "terra-nova"\nplayers = [{players}]\nto_move = "red"\n'
+            f'stones_left = {stones_left}\nboard = """\n{text}\n"""\n{extra}')
+
+
+@pytest.mark.parametrize("path", PUZZLES, ids=lambda p: p.stem)
+def test_puzzle_files_solve_to_their_stated_value(path: Path):
+    position = read_position(path)
+    assert position.solution is not None and position.puzzle is not None
+    assert verify_solution(position).ok
+    answer = solve_puzzle(position, None, PARAMS)
+    assert answer.optimal
+    assert answer.value == position.solution.value
+    if position.puzzle.objective == "min-turns":
+        assert len(answer.line) == len(position.solution.line)
+
+
+def test_rulebook_examples_in_puzzle_files():
+    # best-turn-majority: a 12-cell region of 2 landscapes won by majority is worth 24;
+    # best-turn-tie-split: a 7-cell one-landscape region tied 1:1 gives 21 // 2 = 10 each.
+    path = Path(__file__).parent.parent / "positions/terra-nova/puzzles"
+    majority = read_position(path / "best-turn-majority.toml")
+    outcome = engine.play_line(majority, [solve_puzzle(majority, None, PARAMS).line[0]])
+    assert any(len(r.cells) == 12 and r.landscapes == 2 and r.value == 24
+               for o in outcome.outcomes for r in o.regions)
+    tie = read_position(path / "best-turn-tie-split.toml")
+    answer = solve_puzzle(tie, None, PARAMS)
+    assert (answer.value, answer.others) == (28, 10)
+
+
+def test_puzzle_selection():
+    position = parse_position(board("a. aR b. bB c. d."))
+    assert puzzle_of(position, None) == ("best-turn", 1, None)
+    assert puzzle_of(position, 3) == ("max-points", 3, None)
+    mt = parse_position(board("a. aR b. bB c. d.", extra='[puzzle]\nkind = "closing"\n'
+                              'objective = "min-turns"\ntarget = 5\n'))
+    assert puzzle_of(mt, None) == ("min-turns", MIN_TURNS_DEFAULT_CAP, 5)
+
+
+def test_pass_when_no_own_piece_can_move():
+    position = parse_position(board("a# aR bB c.\n  a# a# d. c.\nd. d. c. c."))
+    answer = solve_puzzle(position, None, PARAMS)
+    assert answer.line == [()] and answer.optimal
+    assert perft_via_model(position, PARAMS).turns == 1
+
+
+def test_empty_supply_places_no_stone_and_takes_three_moves():
+    # [D] EMPTY_SUPPLY_BLOCKS_STONES: with stones_left = 0 a turn is moves only.
+    position = parse_position(board("a. aR a. b. b. c.\n  d. d. bB c. c. a.", stones_left=0))
+    answer = solve_puzzle(position, 2, PARAMS)
+    assert all(isinstance(a, Move) for turn in answer.line for a in turn)
+    assert all(len(turn) == 3 for turn in answer.line)
+    assert perft_via_model(position, PARAMS).turns == engine.perft(position).turns
+
+
+def test_one_stone_left():
+    position = parse_position(board("a. aR a. b. b. c.\n  d. d. bB c. c. a.", stones_left=1))
+    answer = solve_puzzle(position, 2, PARAMS)
+    assert sum(isinstance(a, Stone) for turn in answer.line for a in turn) <= 1
+    assert perft_via_model(position, PARAMS).turns == engine.perft(position).turns
+
+
+def test_no_return_and_forced_early_end_match_engine_counts():
+    # A single piece in a corridor: it can only go back and forth, and stones end the
+    # turn early when nothing is left; the model counts exactly the engine's turns.
+    position = parse_position(board("a# a# a# a#\n  aR b. c. a#\nb# b# b# d.", stones_left=2))
+    counted = perft_via_model(position, PARAMS)
+    truth = engine.perft(position)
+    assert (counted.turns, counted.positions) == (truth.turns, truth.positions)
+
+
+def test_min_turns_unreachable_is_a_puzzle_error():
+    position = parse_position(board(
+        "a. aR a. b. b. c.\n  d. d. bB c. c. a.", stones_left=0,
+        extra='[puzzle]\nkind = "closing"\nobjective = "min-turns"\ntarget = 3\nturns = 2\n'))
+    with pytest.raises(PuzzleError, match="cannot be reached within 2 turn"):
+        solve_puzzle(position, None, PARAMS)
+
+
+def test_time_limit_still_gives_an_answer():
+    path = Path(__file__).parent.parent / "positions/terra-nova/puzzles/closing-demo.toml"
+    answer = solve_puzzle(read_position(path), None, SolveParams(time_limit=2, workers=2))
+    assert answer.line and answer.value <= 29
+
+
+# ------------------------------------------------------------------ CLI
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_cli_solve_json():
+    path = Path(__file__).parent.parent / "positions/terra-nova/puzzles/best-turn-majority.toml"
+    result = run("solve", str(path), "--json", "--workers", "2")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    for key in ("game", "kind", "value", "others", "optimal", "line", "wall_s", "stats"):
+        assert key in data
+    assert (data["game"], data["kind"], data["value"], data["optimal"]) == (
+        "terra-nova", "best-turn", 29, True)
+
+
+def test_cli_solve_human_output_and_turns_override(tmp_path: Path):
+    path = tmp_path / "p.toml"
+    path.write_text(board("a# a. a# b. b. c.\n  a# aB a# b. c. c.\na. aR a. d. d. c.\n"
+                          "  d. d. d. d. c. c."))
+    result = run("solve", str(path), "--turns", "1", "--workers", "2")
+    assert result.exit_code == 0, result.output
+    assert "proven optimal" in result.stdout and "value 12 points" in result.stdout
+
+
+def test_cli_verify_ok_and_not_ok(tmp_path: Path):
+    good = Path(__file__).parent.parent / "positions/terra-nova/puzzles/best-turn-two-regions.toml"
+    result = run("verify", str(good), "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout)["ok"] is True
+    bad = tmp_path / "bad.toml"
+    bad.write_text(good.read_text().replace("value = 12", "value = 13"))
+    result = run("verify", str(bad), "--json")
+    data = json.loads(result.stdout)
+    assert result.exit_code == 1 and data["ok"] is False and "13" in data["message"]
+    illegal = tmp_path / "illegal.toml"
+    illegal.write_text(good.read_text().replace("b3-d3 #c4 #c3", "b3-d3 #a4"))
+    result = run("verify", str(illegal), "--json")
+    assert result.exit_code == 1 and json.loads(result.stdout)["ok"] is False
+
+
+def test_cli_perft_via_model_equals_engine_perft():
+    path = Path(__file__).parent.parent / "positions/terra-nova/puzzles/best-turn-majority.toml"
+    via_model = json.loads(run("perft", str(path), "--via-model", "--json").stdout)
+    via_engine = json.loads(run("perft", str(path), "--json").stdout)
+    assert (via_model["turns"], via_model["positions"]) == (
+        via_engine["turns"], via_engine["positions"])
+
+
+def test_cli_unreachable_target_exits_2(tmp_path: Path):
+    path = tmp_path / "mt.toml"
+    path.write_text(board("a. aR a. b. b. c.\n  d. d. bB c. c. a.", stones_left=0,
+                          extra='[puzzle]\nkind = "closing"\nobjective = "min-turns"\n'
+                                'target = 3\nturns = 1\n'))
+    result = run("solve", str(path))
+    assert result.exit_code == 2
+    assert "mt.toml" in result.stderr and "cannot be reached" in result.stderr
