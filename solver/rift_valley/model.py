@@ -122,7 +122,7 @@ def build_model(position: Position, draws: int | None,
     score.append(_animals(model, position, own_trail_cells, cand, trail))
     tents_drawn = sum(len(e.tents) for _, e in position.elements)
     tent_room = max(0, MAX_TENTS_PER_BOARD - tents_drawn)
-    max_new_tents = min(tent_room, len(tent), tent_room if draws is None else draws)
+    max_new_tents = min(tent_room, len(tent), *(() if draws is None else (draws,)))
     score.append(_tents(model, position, tent, conn, max_new_tents))
     for s in endpoints:
         score.append(UNCONNECTED_STOP_PENALTY * (stop_lit[s] - conn[s]))
