@@ -70,12 +70,15 @@ def main(count: int, seed: int, tasks: str, time_limit: float, exhaustive_cap: f
             kind = "best-turn" if turns == 1 else f"{turns}-turn closing"
             answer = solve_puzzle(position, None if turns == 1 else turns, params)
             start = time.perf_counter()
-            if turns == 1:
-                truth = exhaustive.best_turn(position, time_cap=exhaustive_cap)
-            else:
-                truth = exhaustive.best_closing(position, turns, time_cap=exhaustive_cap)
+            try:
+                if turns == 1:
+                    truth = exhaustive.best_turn(position, time_cap=exhaustive_cap)
+                else:
+                    truth = exhaustive.best_closing(position, turns, time_cap=exhaustive_cap)
+                ex_done = True
+            except TimeoutError:
+                truth, ex_done = None, False
             ex_wall = time.perf_counter() - start
-            ex_done = ex_wall < exhaustive_cap
             row = {
                 "seed": pos_seed, "stones": stones, "task": kind,
                 "cpsat_s": round(answer.wall_s, 3), "build_s": round(answer.build_s, 3),
