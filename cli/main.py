@@ -39,11 +39,12 @@ def main() -> None:
     """
 
 
-def _workers_option(func):
+def _workers_option(help_text: str = "CP-SAT worker threads."):
+    """The shared ``--workers`` option (default: the machine's cores)."""
     return click.option(
         "--workers", type=click.IntRange(1), default=default_workers, show_default="machine cores",
-        help="CP-SAT worker threads (or parallel processes for generate).",
-    )(func)
+        help=help_text,
+    )
 
 
 @main.command(context_settings=CONTEXT)
@@ -125,7 +126,7 @@ def play(files: tuple[Path, ...], turns: int | None, seed: int, out: Path | None
               help="Rift Valley: element budget (default: the file's `draws`, else unlimited).")
 @click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=None,
               help="Seconds; on timeout the best answer found is printed, marked not proven.")
-@_workers_option
+@_workers_option()
 @click.option("--seed", type=int, default=0, show_default=True, help="CP-SAT random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (FORMATS.md).")
 @user_errors
@@ -185,7 +186,7 @@ def verify(file: Path, as_json: bool) -> None:
               help="Closing puzzles: turns (2 or 3; default 2).")
 @click.option("--difficulty", type=click.Choice(["easy", "medium", "hard"]), default=None,
               help="Keep only puzzles of this grade (README: how grades are defined).")
-@_workers_option
+@_workers_option("Parallel candidate processes (each solves with one CP-SAT worker).")
 @user_errors
 def generate(game: str, count: int, seed: int, out_dir: Path, kind: str | None,
              turns: int | None, difficulty: str | None, workers: int) -> None:
@@ -207,7 +208,7 @@ def generate(game: str, count: int, seed: int, out_dir: Path, kind: str | None,
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
 @click.option("--plot", type=FILE, default=None, help="Write a PNG plot here.")
 @click.option("--save", type=FILE, default=None, help="Also write the JSON to this file.")
-@_workers_option
+@_workers_option()
 @click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=None,
               help="CP-SAT seconds per case (default: the suite's).")
 @click.option("--cap", type=click.FloatRange(0, min_open=True), default=None,
