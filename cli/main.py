@@ -129,9 +129,11 @@ def play(files: tuple[Path, ...], turns: int | None, seed: int, out: Path | None
 @_workers_option()
 @click.option("--seed", type=int, default=0, show_default=True, help="CP-SAT random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (FORMATS.md).")
+@click.option("--stops-block-all-colours", is_flag=True,
+              help="Rift Valley rule option: stops of any two colours may not touch.")
 @user_errors
 def solve(file: Path, turns: int | None, draws: int | None, time_limit: float | None,
-          workers: int, seed: int, as_json: bool) -> None:
+          workers: int, seed: int, as_json: bool, stops_block_all_colours: bool) -> None:
     """Find the proven-optimal answer to the puzzle in FILE.
 
     Terra Nova: best-turn (one turn, most points, then fewest points to others)
@@ -143,33 +145,51 @@ def solve(file: Path, turns: int | None, draws: int | None, time_limit: float | 
     params = SolveParams(time_limit=time_limit, workers=workers, seed=seed)
     game = game_of(file)
     if game == "terra-nova":
-        if draws is not None:
-            raise InputError("--draws is for Rift Valley files", path=file)
+        _rift_valley_only(file, draws=draws is not None,
+                          stops_block_all_colours=stops_block_all_colours)
         from cli import terra_nova_solve
         terra_nova_solve.solve(file, turns=turns, params=params, as_json=as_json)
     else:
         if turns is not None:
             raise InputError("--turns is for Terra Nova files", path=file)
         from cli import rift_valley_solve
-        rift_valley_solve.solve(file, draws=draws, params=params, as_json=as_json)
+        rift_valley_solve.solve(file, draws=draws, params=params, as_json=as_json,
+                                rules=_rift_valley_rules(stops_block_all_colours))
 
 
 @main.command(context_settings=CONTEXT)
 @click.argument("file", type=FILE)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (FORMATS.md).")
+@click.option("--stops-block-all-colours", is_flag=True,
+              help="Rift Valley rule option: stops of any two colours may not touch.")
 @user_errors
-def verify(file: Path, as_json: bool) -> None:
+def verify(file: Path, as_json: bool, stops_block_all_colours: bool) -> None:
     """Check FILE's [solution] with the reference engine: legal, and worth its value.
 
     Exit status 0 when the solution holds, 1 when it does not, 2 for bad input.
     """
     game = game_of(file)
     if game == "terra-nova":
+        _rift_valley_only(file, stops_block_all_colours=stops_block_all_colours)
         from cli import terra_nova_solve
         terra_nova_solve.verify(file, as_json=as_json)
     else:
         from cli import rift_valley
-        rift_valley.verify(file, as_json=as_json)
+        rift_valley.verify(file, as_json=as_json,
+                           rules=_rift_valley_rules(stops_block_all_colours))
+
+
+def _rift_valley_only(file: Path, **given: bool) -> None:
+    """Reject Rift Valley options given for a Terra Nova file."""
+    for name, present in given.items():
+        if present:
+            option = "--" + name.replace("_", "-")
+            raise InputError(f"{option} is for Rift Valley files", path=file)
+
+
+def _rift_valley_rules(stops_block_all_colours: bool):
+    from solver.rift_valley.rules import Rules
+    return Rules(stops_block_all_colours=stops_block_all_colours)
 
 
 @main.command(context_settings=CONTEXT)

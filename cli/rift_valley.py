@@ -54,9 +54,9 @@ def show(file: Path) -> None:
                      + ", ".join(position.solution.draws))
 
 
-def verify(file: Path, as_json: bool) -> None:
+def verify(file: Path, as_json: bool, rules: Rules = DEFAULT_RULES) -> None:
     """Replay the file's [solution] with the engine; exit 0 when legal and worth its value."""
-    position = load(file)
+    position = load(file, rules)
     solution = position.solution
     if solution is None:
         raise InputError("no [solution] table to verify", path=file)
@@ -69,7 +69,7 @@ def verify(file: Path, as_json: bool) -> None:
                              place=f"solution.draws {number} '{text}'") from None
     value = None
     try:
-        final = engine.play_draws(position, draws)
+        final = engine.play_draws(position, draws, rules)
     except engine.IllegalDraw as exc:
         ok, message = False, str(exc)
         final = None

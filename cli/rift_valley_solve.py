@@ -13,19 +13,21 @@ from cli.gridboard import PLAYER_FG, render_board
 from cli.rift_valley import load
 from solver.cpsat import SolveParams
 from solver.rift_valley.notation import DrawStop, DrawTent, DrawTrail
+from solver.rift_valley.rules import DEFAULT_RULES, Rules
 from solver.rift_valley.solve import Answer, solve_max_score
 
 KIND = "max-score"
 
 
-def solve(file: Path, draws: int | None, params: SolveParams, as_json: bool) -> None:
+def solve(file: Path, draws: int | None, params: SolveParams, as_json: bool,
+          rules: Rules = DEFAULT_RULES) -> None:
     """Solve the max-score puzzle in ``file`` (``draws`` overrides its budget) and print it."""
-    position = load(file)
+    position = load(file, rules)
     with err.status("building the model…") as status:
         def progress(objective: float, bound: float, seconds: float) -> None:
             status.update(f"solving: best {objective:.0f}, bound {bound:.0f}, {seconds:.1f} s")
 
-        answer = solve_max_score(position, draws, params, progress=progress)
+        answer = solve_max_score(position, draws, params, rules=rules, progress=progress)
     if as_json:
         print_json(_json(answer))
         return
