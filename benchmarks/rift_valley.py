@@ -45,6 +45,28 @@ tents and connected stops over a whole region (``near[t, s] <= tent[t]``,
 ``near[t, s] <= conn[s]``), which no per-tent or per-stop cut removes, and the
 budget does not stop it. The exhaustive search sidesteps this by choosing tents
 greedily once the trails are fixed.
+
+Tried without success (crater, 8 draws, optimum 32; 1 worker, where the model
+as committed proves it in 9.5 deterministic seconds):
+
+* The pure LP relaxation (GLOP on every constraint) bounds it at 39.7; CP-SAT's
+  root with cuts at 36. The LP answer holds 2.6 tents, 2.9 connected stops and
+  2.5 trails spread over about 50 cells, no value above 0.25: a fraction of a
+  large tent cluster, which pays more points per draw than any answer within
+  the budget can. Aggregate cuts cannot remove this. (The tent–stop adjacency
+  graph is planar, since two crossing diagonals of a 2×2 block would put two own
+  stops side by side, so adjacencies ≤ 2·(tents + stops) − 4 whenever there are
+  at least 3 of them; but the LP point is a mix of the empty answer and a larger
+  cluster, and a cut valid for the empty answer does not cut it.)
+* Splitting by the number of new tents (one model per count, stop-side cut with
+  that count): 0 tents 0.6 s, 1 tent 9.1 s, 2–5 tents not proven in 20 s.
+* Integer tent values per tent or per stop instead of ``near[t, s]``: weaker
+  LP, bound still 43–48 after 30 s.
+* Hint and lower bound from the tent-free optimum: 10.1 s. Tent-swap dominance
+  (a tent's connected stops ≥ those of every free tent cell within 2): worse,
+  not proven in 40 s; static subset dominance between tent cells: ≤ 3 pairs.
+* Parameters: ``optimize_with_lb_tree_search`` 15.4 s; 20 root cut rounds
+  worse; ``add_lp_constraints_lazily=false`` and ``symmetry_level=4`` no change.
 """
 
 from __future__ import annotations
