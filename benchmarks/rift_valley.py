@@ -46,6 +46,10 @@ tents and connected stops over a whole region (``near[t, s] <= tent[t]``,
 budget does not stop it. The exhaustive search sidesteps this by choosing tents
 greedily once the trails are fixed.
 
+Re-run of the 8-draw rows (same model, load average about 3): crater 12.0 s
+(12.2 det.), delta 16.8 (21.1), escarpment 13.9 (12.9), riverbend 24.9 (28.7),
+savanna 13.9 (16.1), all proven; exhaustive 0.7–1.8 s.
+
 Tried without success (crater, 8 draws, optimum 32; 1 worker, where the model
 as committed proves it in 9.5 deterministic seconds):
 
