@@ -33,7 +33,10 @@ def size(position: Position) -> tuple[int, int]:
 
 def solve_cpsat(position: Position, case: Case, params: SolveParams) -> Solved:
     """The CP-SAT optimum (answer replayed through the engine by the solve API)."""
-    answer = solve_puzzle(position, case.turns if case.kind == "closing" else None, params)
+    if case.kind == "closing":
+        answer = solve_puzzle(position, case.turns, params)
+    else:  # best-turn whatever the file's [puzzle] says
+        answer = solve_puzzle(position.replace(puzzle=None), None, params)
     return Solved(tuple(answer.key), answer.optimal, answer.actions, answer.stats)
 
 
