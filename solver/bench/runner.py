@@ -100,20 +100,27 @@ def run_case(case: Case, params: SolveParams, cap: float, root: Path = REPO_ROOT
         exhaustive_s: float | None = time.perf_counter() - start
     except TimeoutError:
         exhaustive_value, exhaustive_s = None, None
-    cpsat_s = statistics.median(runs)
+    cpsat_s = round(statistics.median(runs), 4)
+    if exhaustive_s is not None:
+        exhaustive_s = round(exhaustive_s, 4)
     agree = None if exhaustive_value is None else exhaustive_value == solved.value
     return Record(
         case=case.name, game=case.game, kind=case.kind, cells=cells, players=players,
         horizon=case.turns if case.game == "terra-nova" else _budget(position, case),
         value=list(solved.value), optimal=solved.optimal, length=solved.length,
-        cpsat_s=round(cpsat_s, 4), cpsat_runs=[round(r, 4) for r in runs],
-        exhaustive_s=None if exhaustive_s is None else round(exhaustive_s, 4),
+        cpsat_s=cpsat_s, cpsat_runs=[round(r, 4) for r in runs],
+        exhaustive_s=exhaustive_s,
         exhaustive="capped" if exhaustive_s is None else "done",
         exhaustive_value=None if exhaustive_value is None else list(exhaustive_value),
         agree=agree,
-        ratio=None if exhaustive_s is None else round(exhaustive_s / max(cpsat_s, 1e-9), 3),
+        ratio=None if exhaustive_s is None else _significant(exhaustive_s / max(cpsat_s, 1e-9)),
         cap=cap, stats=solved.stats,
     )
+
+
+def _significant(value: float, digits: int = 3) -> float:
+    """``value`` rounded to ``digits`` significant figures (ratios span 0.01 to 100+)."""
+    return float(f"{value:.{digits}g}")
 
 
 def _budget(position: Any, case: Case) -> int | None:
