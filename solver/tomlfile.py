@@ -96,6 +96,26 @@ def require_type(
     return value
 
 
+
+def read_solution_table(
+    table: Any, list_key: str, *, text: str, path: str | Path | None
+) -> tuple[int, tuple[str, ...]] | None:
+    """The ``[solution]`` table: ``value`` (int) and ``list_key`` (list of strings), or None."""
+    if table is None:
+        return None
+    require_type(table, dict, "solution", text=text, path=path)
+    check_keys(table, ("value", list_key), text=text, path=path, prefix="solution.")
+    for key in ("value", list_key):
+        if key not in table:
+            raise InputError(f"[solution] needs '{key}'", path=path,
+                             place=place_of(text, "solution"))
+    value = require_type(table["value"], int, "solution.value", text=text, path=path)
+    items = require_type(table[list_key], list, f"solution.{list_key}", text=text, path=path)
+    for item in items:
+        require_type(item, str, f"solution.{list_key}", text=text, path=path)
+    return value, tuple(items)
+
+
 def board_text_line(text: str, key: str, row: int) -> int | None:
     """1-based file line of the ``row``-th (0-based) non-blank line of multi-line string ``key``."""
     start = key_line(text, key)

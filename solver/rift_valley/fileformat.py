@@ -33,6 +33,7 @@ from solver.tomlfile import (
     load_toml,
     parse_toml,
     place_of,
+    read_solution_table,
     require_type,
 )
 
@@ -40,7 +41,6 @@ GAME = "rift-valley"
 TOP_KEYS = ("game", "player", "rift_owner", "draws", "first_stop_rule", "terrain", "areas",
             "elements", "solution")
 ELEMENT_KEYS = ("stops", "trails", "tents")
-SOLUTION_KEYS = ("value", "draws")
 
 
 def read_position(path: str | Path) -> Position:
@@ -209,19 +209,8 @@ def _read_elements(table: Any, colour: str, grid: SquareGrid, text: str,
 
 
 def _read_solution(table: Any, text: str, path: str | Path | None) -> Solution | None:
-    if table is None:
-        return None
-    require_type(table, dict, "solution", text=text, path=path)
-    check_keys(table, SOLUTION_KEYS, text=text, path=path, prefix="solution.")
-    for key in SOLUTION_KEYS:
-        if key not in table:
-            raise InputError(f"[solution] needs '{key}'", path=path,
-                             place=place_of(text, "solution"))
-    value = require_type(table["value"], int, "solution.value", text=text, path=path)
-    draws = require_type(table["draws"], list, "solution.draws", text=text, path=path)
-    for item in draws:
-        require_type(item, str, "solution.draws", text=text, path=path)
-    return Solution(value=value, draws=tuple(draws))
+    found = read_solution_table(table, "draws", text=text, path=path)
+    return None if found is None else Solution(found[0], found[1])
 
 
 def _strings(items: list[str]) -> str:

@@ -35,6 +35,7 @@ from solver.tomlfile import (
     load_toml,
     parse_toml,
     place_of,
+    read_solution_table,
     require_type,
 )
 
@@ -42,7 +43,6 @@ GAME = "terra-nova"
 TOP_KEYS = ("game", "players", "to_move", "scores", "stones_left", "board",
             "landscapes", "puzzle", "solution")
 PUZZLE_KEYS = ("kind", "turns", "objective", "target")
-SOLUTION_KEYS = ("value", "line")
 NO_CELL = "--"
 
 
@@ -225,19 +225,8 @@ def _read_puzzle(table: Any, text: str, path: str | Path | None) -> Puzzle | Non
 
 
 def _read_solution(table: Any, text: str, path: str | Path | None) -> Solution | None:
-    if table is None:
-        return None
-    require_type(table, dict, "solution", text=text, path=path)
-    check_keys(table, SOLUTION_KEYS, text=text, path=path, prefix="solution.")
-    for key in SOLUTION_KEYS:
-        if key not in table:
-            raise InputError(f"[solution] needs '{key}'", path=path,
-                             place=place_of(text, "solution"))
-    value = require_type(table["value"], int, "solution.value", text=text, path=path)
-    line = require_type(table["line"], list, "solution.line", text=text, path=path)
-    for item in line:
-        require_type(item, str, "solution.line", text=text, path=path)
-    return Solution(value=value, line=tuple(line))
+    found = read_solution_table(table, "line", text=text, path=path)
+    return None if found is None else Solution(found[0], found[1])
 
 
 def _string(value: str) -> str:
