@@ -37,14 +37,19 @@ class Exhaustive:
 
 
 @dataclass
-class _Clock:
-    time_cap: float | None
+class SearchClock:
+    """Counts search nodes; raises TimeoutError past ``time_cap`` seconds or ``node_cap`` nodes."""
+
+    time_cap: float | None = None
+    node_cap: int | None = None
     start: float = field(default_factory=time.perf_counter)
     nodes: int = 0
 
     def tick(self, count: int = 1) -> None:
         before = self.nodes
         self.nodes += count
+        if self.node_cap is not None and self.nodes > self.node_cap:
+            raise TimeoutError(f"exhaustive search passed its budget of {self.node_cap} nodes")
         if self.time_cap is not None and before // CHECK_EVERY != self.nodes // CHECK_EVERY:
             if time.perf_counter() - self.start > self.time_cap:
                 raise TimeoutError(f"exhaustive search passed its {self.time_cap:g} s time cap "
@@ -55,42 +60,51 @@ class _Clock:
         return time.perf_counter() - self.start
 
 
-class _BestTurn:
+Final = tuple[tuple[tuple[int, ...], int, int], tuple[int, ...]]
+"""A final position: the board snapshot and the points each player gained."""
+
+
+class OneTurnSearch:
     """Depth-first search for the best single turn of a TurnState's player.
 
     Rank compared: ``(points, -others)`` or, with ``count_actions``, ``(points,
-    -others, -actions)``. Exact pruning: a last action that is a move gains
-    nothing, so every legal final move of a two-action prefix has the prefix's
-    value; only the first one (in turn order) is examined.
+    -others, -actions)``. Besides the first best line it keeps up to
+    ``keep_finals`` distinct final positions (board and gains) reaching the best
+    rank, for uniqueness checks. Exact pruning: a last action that is a move
+    gains nothing, so every legal final move of a two-action prefix has the
+    prefix's value; only the first ``max(1, keep_finals)`` of them are examined.
     """
 
-    def __init__(self, state: TurnState, clock: _Clock, count_actions: bool) -> None:
+    def __init__(self, state: TurnState, clock: SearchClock, count_actions: bool,
+                 keep_finals: int = 0) -> None:
         self.s = state
         self.clock = clock
         self.count_actions = count_actions
+        self.keep_finals = keep_finals
         self.best: tuple | None = None
         self.line: tuple = ()
+        self.finals: dict[Final, tuple] = {}
 
     def run(self) -> tuple[tuple, tuple]:
+        """Search every turn; return the best rank and the first line reaching it."""
         s = self.s
         for move in s.moves():
             token = s.do_move(*move)
             self._node(1, (move,))
             s.undo_move(*move, token)
         if self.best is None:
-            self.line = ()
-            self.best = self._rank(0)
+            self._consider(())
         return self.best, self.line
 
-    def _rank(self, actions: int) -> tuple:
-        gains, me = self.s.gains, self.s.me
-        others = sum(gains) - gains[me]
-        return (gains[me], -others, -actions) if self.count_actions else (gains[me], -others)
-
     def _consider(self, done: tuple) -> None:
-        rank = self._rank(len(done))
+        s = self.s
+        gains = s.gains
+        others = sum(gains) - gains[s.me]
+        rank = (gains[s.me], -others) + ((-len(done),) if self.count_actions else ())
         if self.best is None or rank > self.best:
-            self.best, self.line = rank, done
+            self.best, self.line, self.finals = rank, done, {}
+        if rank == self.best and len(self.finals) < self.keep_finals:
+            self.finals.setdefault((s.snapshot(), tuple(gains)), done)
 
     def _node(self, depth: int, done: tuple) -> None:
         s = self.s
@@ -101,18 +115,17 @@ class _BestTurn:
             return
         had = False
         last = depth == ACTIONS_PER_TURN - 1
+        legal_last = 0
         for move in s.moves():
             had = True
             token = s.do_move(*move)
             if not last:
                 self._node(depth + 1, done + (move,))
-                s.undo_move(*move, token)
-                continue
-            legal = not s.returned()
-            s.undo_move(*move, token)
-            if legal:
-                self.clock.tick()
+            elif not s.returned():
                 self._consider(done + (move,))
+                legal_last += 1
+            s.undo_move(*move, token)
+            if legal_last >= max(1, self.keep_finals):
                 break
         for stone in s.stone_targets():
             had = True
@@ -128,8 +141,8 @@ def best_turn(position: Position, *, time_cap: float | None = None) -> Exhaustiv
 
     ``key = (points, others)``. A player without a legal turn passes: key ``(0, 0)``.
     """
-    clock = _Clock(time_cap)
-    rank, line = _BestTurn(turn_state(position), clock, count_actions=False).run()
+    clock = SearchClock(time_cap)
+    rank, line = OneTurnSearch(turn_state(position), clock, count_actions=False).run()
     return Exhaustive((rank[0], -rank[1]), [to_turn(line)], clock.nodes, clock.wall)
 
 
@@ -143,7 +156,7 @@ def best_closing(position: Position, turns: int | None, objective: str = "max-po
     given) caps the horizon; PuzzleError when the target cannot be reached.
     Game-end rules are not applied inside the puzzle.
     """
-    clock = _Clock(time_cap)
+    clock = SearchClock(time_cap)
     if objective == "max-points":
         if turns is None or turns < 1:
             raise PuzzleError("a max-points closing puzzle needs turns >= 1")
@@ -173,7 +186,7 @@ class _MaxPoints:
     order is preserved under adding the same suffix.
     """
 
-    def __init__(self, position: Position, clock: _Clock) -> None:
+    def __init__(self, position: Position, clock: SearchClock) -> None:
         first = turn_state(position)
         self.tables, self.me, self.cache = first.t, first.me, first.cache
         self.root: Snapshot = first.snapshot()
@@ -191,7 +204,7 @@ class _MaxPoints:
             return self.memo[memo_key]
         state = self._state(snap)
         if turns == 1:
-            rank, line = _BestTurn(state, self.clock, count_actions=True).run()
+            rank, line = OneTurnSearch(state, self.clock, count_actions=True).run()
             result = (rank, [line])
         else:
             successors: dict[Snapshot, tuple[tuple, tuple]] = {}
@@ -215,7 +228,7 @@ class _MaxPoints:
 
 
 def _min_turns(position: Position, cap: int | None, target: int,
-               clock: _Clock) -> tuple[tuple[int, int], list]:
+               clock: SearchClock) -> tuple[tuple[int, int], list]:
     """Breadth-first over turns: fewest turns to ``target`` points, then fewest actions.
 
     Exact pruning: a (board, points so far) state already reached after fewer

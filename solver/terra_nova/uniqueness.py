@@ -27,6 +27,7 @@ from ortools.sat.python import cp_model
 from solver.cpsat import SolveParams, solve
 from solver.errors import EngineDisagreement
 from solver.terra_nova.engine import play_line, turn_state
+from solver.terra_nova.exhaustive import OneTurnSearch, SearchClock
 from solver.terra_nova.model import TurnModel
 from solver.terra_nova.notation import Turn
 from solver.terra_nova.position import Position
@@ -120,85 +121,6 @@ def check_unique(position: Position, turns: int, params: SolveParams | None = No
 # ------------------------------------------------------------------ engine pre-filter
 
 
-class _Budget:
-    def __init__(self, nodes: int) -> None:
-        self.left = nodes
-
-    def tick(self) -> None:
-        self.left -= 1
-        if self.left < 0:
-            raise TimeoutError("engine pre-filter passed its node budget")
-
-
-Final = tuple[tuple[tuple[int, ...], int, int], tuple[int, ...]]
-"""A final position: the board snapshot and the points each player gained."""
-
-
-class _OneTurn:
-    """Best rank of one turn and up to two distinct final positions reaching it.
-
-    Rank: ``(points, -others)``, with ``-actions`` appended for closing puzzles.
-    Exact shortcut: a final move gains nothing, so all legal final moves after a
-    two-action prefix share its rank; two of them already make two finals.
-    """
-
-    def __init__(self, state: TurnState, budget: _Budget, count_actions: bool) -> None:
-        self.s = state
-        self.budget = budget
-        self.count_actions = count_actions
-        self.best: tuple | None = None
-        self.finals: dict[Final, tuple] = {}
-
-    def run(self) -> tuple[tuple, dict[Final, tuple]]:
-        s = self.s
-        for move in s.moves():
-            token = s.do_move(*move)
-            self._node(1, (move,))
-            s.undo_move(*move, token)
-        if self.best is None:
-            self._consider(())
-        return self.best, self.finals
-
-    def _consider(self, done: tuple) -> None:
-        s = self.s
-        gains = s.gains
-        others = sum(gains) - gains[s.me]
-        rank = (gains[s.me], -others) + ((-len(done),) if self.count_actions else ())
-        if self.best is None or rank > self.best:
-            self.best, self.finals = rank, {}
-        if rank == self.best and len(self.finals) < 2:
-            self.finals.setdefault((s.snapshot(), tuple(gains)), done)
-
-    def _node(self, depth: int, done: tuple) -> None:
-        s = self.s
-        self.budget.tick()
-        if depth == ACTIONS_PER_TURN:
-            if not s.returned():
-                self._consider(done)
-            return
-        had = False
-        last = depth == ACTIONS_PER_TURN - 1
-        legal_last = 0
-        for move in s.moves():
-            had = True
-            token = s.do_move(*move)
-            if not last:
-                self._node(depth + 1, done + (move,))
-            elif not s.returned():
-                self._consider(done + (move,))
-                legal_last += 1
-            s.undo_move(*move, token)
-            if last and legal_last >= 2:
-                break
-        for stone in s.stone_targets():
-            had = True
-            token = s.do_stone(stone)
-            self._node(depth + 1, done + (stone,))
-            s.undo_stone(stone, token)
-        if not had and not s.returned():
-            self._consider(done)
-
-
 def engine_finals(position: Position, turns: int, nodes: int = 200_000) -> tuple[tuple, int]:
     """The optimal objective rank and how many distinct optimal final positions (1 or 2+).
 
@@ -206,7 +128,7 @@ def engine_finals(position: Position, turns: int, nodes: int = 200_000) -> tuple
     as in :mod:`solver.terra_nova.exhaustive`); returns ``(rank, n)`` with ``n``
     capped at 2. Raises TimeoutError past ``nodes`` search nodes.
     """
-    budget = _Budget(nodes)
+    budget = SearchClock(node_cap=nodes)
     first = turn_state(position)
     tables, me, cache = first.t, first.me, first.cache
     memo: dict = {}
@@ -217,7 +139,9 @@ def engine_finals(position: Position, turns: int, nodes: int = 200_000) -> tuple
         pieces, stones, stones_left = snap
         state = TurnState(tables, pieces, stones, stones_left, me, cache)
         if left == 1:
-            best, finals = _OneTurn(state, budget, count_actions=turns > 1).run()
+            search = OneTurnSearch(state, budget, count_actions=turns > 1, keep_finals=2)
+            best, _ = search.run()
+            finals = search.finals
             result = (best, set(finals))
         else:
             best = None
