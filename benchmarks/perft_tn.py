@@ -41,8 +41,8 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.terra_nova.engine import legal_turns, perft  # noqa: E402
-from solver.terra_nova.exhaustive import best_turn  # noqa: E402
+from solver.terra_nova.engine.exhaustive import best_turn  # noqa: E402
+from solver.terra_nova.engine.turns import legal_turns, perft  # noqa: E402
 from solver.terra_nova.fileformat import read_position  # noqa: E402
 
 DEFAULT = [ROOT / "positions" / "terra-nova" / f"{name}.toml"

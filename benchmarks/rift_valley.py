@@ -88,7 +88,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from solver.cpsat import SolveParams  # noqa: E402
-from solver.rift_valley.exhaustive import best_score  # noqa: E402
+from solver.rift_valley.engine.exhaustive import best_score  # noqa: E402
 from solver.rift_valley.fileformat import read_position  # noqa: E402
 from solver.rift_valley.solve import solve_max_score  # noqa: E402
 

@@ -25,9 +25,9 @@ from rich.console import Console
 from rich.table import Table
 
 from solver.cpsat import SolveParams
-from solver.terra_nova import exhaustive
+from solver.terra_nova.engine import exhaustive
+from solver.terra_nova.engine.playout import random_playout, setup
 from solver.terra_nova.fileformat import read_position
-from solver.terra_nova.playout import random_playout, setup
 from solver.terra_nova.position import TOTAL_STONES, Position
 from solver.terra_nova.solve import solve_puzzle
 

@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.geometry import column_name
-from solver.rift_valley.engine import score
+from solver.rift_valley.engine.draws import score
 from solver.rift_valley.position import (
     ELEPHANT,
     KOB,

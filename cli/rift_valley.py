@@ -13,9 +13,9 @@ from cli.console import out as stdout
 from cli.console import print_json
 from cli.gridboard import PLAYER_FG, render_board
 from solver.errors import InputError
-from solver.rift_valley import engine
+from solver.rift_valley.engine import draws as engine
+from solver.rift_valley.engine.full_game import GameResult, play_game
 from solver.rift_valley.fileformat import read_position
-from solver.rift_valley.game import GameResult, play_game
 from solver.rift_valley.notation import DrawStop, DrawTent, format_draw, parse_draw
 from solver.rift_valley.position import COLOURS, Position
 from solver.rift_valley.rules import DEFAULT_RULES, MAX_PLAYERS, MIN_PLAYERS, Rules

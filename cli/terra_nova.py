@@ -12,10 +12,10 @@ from cli.console import err, print_json
 from cli.console import out as stdout
 from cli.hexboard import render_position
 from solver.errors import InputError
-from solver.terra_nova import engine
+from solver.terra_nova.engine import turns as engine
+from solver.terra_nova.engine.playout import random_playout
 from solver.terra_nova.fileformat import read_position, write_position
 from solver.terra_nova.notation import format_turn, parse_line
-from solver.terra_nova.playout import random_playout
 from solver.terra_nova.position import Position
 from solver.tomlfile import atomic_write_text
 

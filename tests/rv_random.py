@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 
 from solver.geometry import SquareGrid
-from solver.rift_valley.engine import apply_draw, legal_draws
+from solver.rift_valley.engine.draws import apply_draw, legal_draws
 from solver.rift_valley.notation import DrawStop, DrawTent, DrawTrail
 from solver.rift_valley.position import (
     AREA_COUNT,

@@ -6,7 +6,7 @@ from click.testing import CliRunner
 from rv_random import random_case
 
 from cli.main import main
-from solver.rift_valley.exhaustive import best_score
+from solver.rift_valley.engine.exhaustive import best_score
 from solver.rift_valley.fileformat import write_position
 from solver.rift_valley.rules import Rules
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.rift_valley.engine import play_draws, score
+from solver.rift_valley.engine.draws import play_draws, score
 from solver.rift_valley.fileformat import read_position as read_rv
 from solver.rift_valley.uniqueness import check_unique as rv_unique
 from solver.terra_nova.fileformat import read_position as read_tn

@@ -18,7 +18,7 @@ from test_rv_exhaustive import sequence_search
 
 from solver.errors import InputError
 from solver.geometry import SquareGrid
-from solver.rift_valley.engine import (
+from solver.rift_valley.engine.draws import (
     IllegalDraw,
     apply_draw,
     legal_draws,
@@ -26,9 +26,9 @@ from solver.rift_valley.engine import (
     score,
     validate,
 )
-from solver.rift_valley.exhaustive import _Search, best_score
+from solver.rift_valley.engine.exhaustive import _Search, best_score
+from solver.rift_valley.engine.full_game import Turn, play_game, random_policy, rank_players
 from solver.rift_valley.fileformat import parse_position, read_position
-from solver.rift_valley.game import Turn, play_game, random_policy, rank_players
 from solver.rift_valley.notation import DrawStop, DrawTent, DrawTrail, parse_draw
 from solver.rift_valley.position import Board, Position, Trail
 from solver.rift_valley.rules import Rules

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from solver.rift_valley.engine import apply_draw, legal_draws, validate
+from solver.rift_valley.engine.draws import apply_draw, legal_draws, validate
+from solver.rift_valley.engine.full_game import play_game
 from solver.rift_valley.fileformat import parse_position, read_position, write_position
-from solver.rift_valley.game import play_game
 from solver.rift_valley.notation import DrawStop, DrawTrail
 from solver.rift_valley.position import (
     ANIMALS,

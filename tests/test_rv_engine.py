@@ -6,7 +6,7 @@ import pytest
 
 from solver.errors import InputError
 from solver.rift_valley import rules as rv_rules
-from solver.rift_valley.engine import (
+from solver.rift_valley.engine.draws import (
     IllegalDraw,
     Rules,
     apply_draw,

@@ -13,8 +13,8 @@ import time
 import pytest
 
 from solver.geometry import SquareGrid
-from solver.rift_valley.engine import apply_draw, legal_draws, play_draws, score
-from solver.rift_valley.exhaustive import best_score
+from solver.rift_valley.engine.draws import apply_draw, legal_draws, play_draws, score
+from solver.rift_valley.engine.exhaustive import best_score
 from solver.rift_valley.fileformat import read_position
 from solver.rift_valley.notation import DrawStop
 from solver.rift_valley.position import (

@@ -8,15 +8,15 @@ import pytest
 
 from solver.errors import InputError
 from solver.geometry import SquareGrid
-from solver.rift_valley.engine import apply_draw, legal_draws, score
-from solver.rift_valley.fileformat import read_position
-from solver.rift_valley.game import (
+from solver.rift_valley.engine.draws import apply_draw, legal_draws, score
+from solver.rift_valley.engine.full_game import (
     GameResult,
     play_game,
     random_policy,
     rank_players,
     start_positions,
 )
+from solver.rift_valley.fileformat import read_position
 from solver.rift_valley.notation import DrawStop, DrawTent
 from solver.rift_valley.position import ANIMALS, COLOURS, Board
 from solver.rift_valley.rules import END_TRIGGER_BOARDS, MAX_TENTS_PER_BOARD, Rules

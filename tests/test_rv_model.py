@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from solver.cpsat import SolveParams
-from solver.rift_valley.exhaustive import best_score
+from solver.rift_valley.engine.exhaustive import best_score
 from solver.rift_valley.fileformat import parse_position
-from solver.rift_valley.model import animal_free_cells, build_model
-from solver.rift_valley.model_candidates import candidates
+from solver.rift_valley.model.candidates import candidates
+from solver.rift_valley.model.max_score import animal_free_cells, build_model
 from solver.rift_valley.notation import DrawStop, DrawTent, DrawTrail, format_draw
 from solver.rift_valley.rules import DEFAULT_RULES, MAX_TENTS_PER_BOARD, TRAIL_AREA_CAP, Rules
 from solver.rift_valley.solve import solve_max_score

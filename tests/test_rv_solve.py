@@ -12,7 +12,7 @@ from cli.main import main
 from solver.cpsat import SolveParams
 from solver.errors import EngineDisagreement, InputError
 from solver.rift_valley import solve as solve_module
-from solver.rift_valley.engine import play_draws, score
+from solver.rift_valley.engine.draws import play_draws, score
 from solver.rift_valley.fileformat import read_position
 from solver.rift_valley.solve import solve_max_score
 

@@ -6,8 +6,8 @@ import pytest
 from rv_random import random_case
 
 from solver.cpsat import SolveParams
-from solver.rift_valley.engine import play_draws, score
-from solver.rift_valley.exhaustive import best_score
+from solver.rift_valley.engine.draws import play_draws, score
+from solver.rift_valley.engine.exhaustive import best_score
 from solver.rift_valley.solve import solve_max_score
 
 SEEDS = range(200)

@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
-from solver.terra_nova.engine import perft
+from solver.terra_nova.engine.playout import random_playout
+from solver.terra_nova.engine.turns import perft
 from solver.terra_nova.fileformat import read_position
 from solver.terra_nova.notation import format_turn
-from solver.terra_nova.playout import random_playout
 
 POSITIONS = Path(__file__).resolve().parent.parent / "positions" / "terra-nova"
 

@@ -15,10 +15,10 @@ import pytest
 
 from solver.errors import PuzzleError
 from solver.geometry import HexGrid
-from solver.terra_nova.engine import apply_turn, legal_turns, play_line
-from solver.terra_nova.exhaustive import best_closing, best_turn
+from solver.terra_nova.engine.exhaustive import best_closing, best_turn
+from solver.terra_nova.engine.playout import random_playout, setup
+from solver.terra_nova.engine.turns import apply_turn, legal_turns, play_line
 from solver.terra_nova.fileformat import read_position
-from solver.terra_nova.playout import random_playout, setup
 from solver.terra_nova.position import Board
 
 POSITIONS = Path(__file__).resolve().parent.parent / "positions" / "terra-nova"

@@ -21,8 +21,9 @@ import pytest
 from solver.cpsat import SolveParams
 from solver.errors import InputError
 from solver.geometry import HexGrid
-from solver.terra_nova import engine, exhaustive
-from solver.terra_nova.model_geometry import Geometry
+from solver.terra_nova.engine import exhaustive
+from solver.terra_nova.engine import turns as engine
+from solver.terra_nova.model.geometry import Geometry
 from solver.terra_nova.notation import Stone
 from solver.terra_nova.position import COLOURS, EMPTY, STONE, Board, Position
 from solver.terra_nova.solve import perft_via_model, solve_puzzle

@@ -19,9 +19,9 @@ import random
 import pytest
 
 from solver.geometry import HexGrid
-from solver.terra_nova.engine import legal_turns, perft, validate
+from solver.terra_nova.engine.playout import random_playout, setup
+from solver.terra_nova.engine.turns import legal_turns, perft, validate
 from solver.terra_nova.fileformat import parse_position
-from solver.terra_nova.playout import random_playout, setup
 from solver.terra_nova.position import Board
 
 MULT = {1: 3, 2: 2, 3: 1}

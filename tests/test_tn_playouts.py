@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from solver.geometry import HexGrid
-from solver.terra_nova.engine import STONE_SUPPLY, apply_turn, game_over, validate
+from solver.terra_nova.engine.playout import random_playout, setup
+from solver.terra_nova.engine.turns import STONE_SUPPLY, apply_turn, game_over, validate
 from solver.terra_nova.fileformat import parse_position, read_position, write_position
 from solver.terra_nova.notation import format_turn, parse_turn
-from solver.terra_nova.playout import random_playout, setup
 from solver.terra_nova.position import COLOURS, Board
 
 GAMES = 320

@@ -13,8 +13,9 @@ import random
 import pytest
 
 from solver.errors import InputError
-from solver.terra_nova import engine, playout, turngen
-from solver.terra_nova.engine import (
+from solver.terra_nova.engine import playout, turngen
+from solver.terra_nova.engine import turns as engine
+from solver.terra_nova.engine.turns import (
     IllegalTurn,
     Rules,
     apply_turn,

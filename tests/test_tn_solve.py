@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from cli.main import main
 from solver.cpsat import SolveParams
 from solver.errors import PuzzleError
-from solver.terra_nova import engine
+from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.fileformat import parse_position, read_position
 from solver.terra_nova.notation import Move, Stone
 from solver.terra_nova.solve import (

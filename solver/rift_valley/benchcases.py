@@ -12,7 +12,7 @@ from pathlib import Path
 from solver.bench.runner import Solved
 from solver.bench.suite import Case
 from solver.cpsat import SolveParams
-from solver.rift_valley.exhaustive import best_score
+from solver.rift_valley.engine.exhaustive import best_score
 from solver.rift_valley.fileformat import read_position
 from solver.rift_valley.position import Position
 from solver.rift_valley.puzzlegen import position_from_recipe

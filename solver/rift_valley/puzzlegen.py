@@ -3,7 +3,7 @@
 A position comes from a seeded game prefix on one board: the board passes from
 player to player as in the real game (one draw per round, colours in seat
 order, the rift owner first and bound by the first-stop rule on that draw),
-each draw chosen by :func:`solver.rift_valley.game.random_policy` (it prefers
+each draw chosen by :func:`solver.rift_valley.engine.full_game.random_policy` (it prefers
 trails). The puzzle's player then gets a draw budget.
 
 :func:`greedy_draws` is the yardstick for difficulty: a greedy player who looks
@@ -20,9 +20,9 @@ from typing import Any
 from solver.bench.suite import REPO_ROOT
 from solver.errors import InputError
 from solver.puzzlegen import Made
-from solver.rift_valley.engine import apply_draw, draw_problem, legal_draws, play_draws, score
+from solver.rift_valley.engine.draws import apply_draw, draw_problem, legal_draws, play_draws, score
+from solver.rift_valley.engine.full_game import random_policy
 from solver.rift_valley.fileformat import parse_position, read_position, write_position
-from solver.rift_valley.game import random_policy
 from solver.rift_valley.notation import Draw, DrawStop, DrawTrail, format_draw, parse_draw
 from solver.rift_valley.position import COLOURS, Position, Solution, Trail
 from solver.rift_valley.uniqueness import check_unique

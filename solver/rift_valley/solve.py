@@ -15,12 +15,12 @@ from ortools.sat.python import cp_model
 from solver.cpsat import SolveParams, solve
 from solver.cpsat.harness import ProgressFn
 from solver.errors import EngineDisagreement, PuzzleError
-from solver.rift_valley.engine import IllegalDraw, play_draws, validate
-from solver.rift_valley.model import build_model
+from solver.rift_valley.engine.draws import IllegalDraw, play_draws, validate
+from solver.rift_valley.engine.scoring import Score, score
+from solver.rift_valley.model.max_score import build_model
 from solver.rift_valley.notation import Draw, format_draw
 from solver.rift_valley.position import Position
 from solver.rift_valley.rules import DEFAULT_RULES, Rules
-from solver.rift_valley.scoring import Score, score
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 An answer is the set of new elements (stops, trails, tents). Optimal answers are
 ordered by score, then by fewest draws (an element that adds nothing is never
 part of an answer; the model already leaves out tents with no connected stop
-beside them and stops no trail ends at, see :mod:`solver.rift_valley.model`).
+beside them and stops no trail ends at, see :mod:`solver.rift_valley.model.max_score`).
 The check: solve; fix the score and the draw count at their optima; forbid the
 found set ("some element variable differs"); solve again: INFEASIBLE means the
 optimal set is unique.
@@ -18,8 +18,8 @@ from ortools.sat.python import cp_model
 
 from solver.cpsat import SolveParams, solve
 from solver.errors import EngineDisagreement
-from solver.rift_valley.engine import play_draws, score
-from solver.rift_valley.model import build_model
+from solver.rift_valley.engine.draws import play_draws, score
+from solver.rift_valley.model.max_score import build_model
 from solver.rift_valley.notation import Draw
 from solver.rift_valley.position import Position
 from solver.rift_valley.solve import configured_solver

@@ -12,7 +12,7 @@ from pathlib import Path
 from solver.bench.runner import Solved
 from solver.bench.suite import Case
 from solver.cpsat import SolveParams
-from solver.terra_nova import exhaustive
+from solver.terra_nova.engine import exhaustive
 from solver.terra_nova.fileformat import read_position
 from solver.terra_nova.position import Position
 from solver.terra_nova.puzzlegen import position_from_recipe

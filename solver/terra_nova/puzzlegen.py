@@ -18,13 +18,13 @@ from solver.bench.suite import REPO_ROOT
 from solver.errors import InputError
 from solver.geometry import HexGrid
 from solver.puzzlegen import Made
-from solver.terra_nova.engine import after_state, game_over, to_turn, turn_state
+from solver.terra_nova.engine.playout import STONE_CHANCE, setup
+from solver.terra_nova.engine.turngen import ACTIONS_PER_TURN, InternalAction, TurnState
+from solver.terra_nova.engine.turns import after_state, game_over, to_turn, turn_state
 from solver.terra_nova.fileformat import parse_position, read_position, write_position
 from solver.terra_nova.notation import Turn, format_turn
-from solver.terra_nova.playout import STONE_CHANCE, setup
 from solver.terra_nova.position import COLOURS, Board, Position, Puzzle, Solution
 from solver.terra_nova.solve import verify_solution
-from solver.terra_nova.turngen import ACTIONS_PER_TURN, InternalAction, TurnState
 from solver.terra_nova.uniqueness import check_unique, engine_finals
 
 FULL_BOARD = Path("positions/terra-nova/board-2006.toml")
@@ -87,7 +87,7 @@ def _ordered(state: TurnState, rng: random.Random, depth: int,
     An action is worth what it scores now plus the best the next
     ``lookahead - 1`` actions of the turn can add (own points, then fewest to
     others). Among actions worth nothing, stones come before moves with
-    :data:`~solver.terra_nova.playout.STONE_CHANCE` (as random playouts do);
+    :data:`~solver.terra_nova.engine.playout.STONE_CHANCE` (as random playouts do);
     actions that only give points to others come last.
     """
     ranked = []

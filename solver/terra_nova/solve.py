@@ -18,9 +18,9 @@ from ortools.sat.python import cp_model
 
 from solver.cpsat import SolveParams, enumerate_projections, solve
 from solver.errors import EngineDisagreement, InputError, PuzzleError
-from solver.terra_nova import engine
-from solver.terra_nova.model import TurnModel
-from solver.terra_nova.model_geometry import ACTIONS_PER_TURN
+from solver.terra_nova.engine import turns as engine
+from solver.terra_nova.model.geometry import ACTIONS_PER_TURN
+from solver.terra_nova.model.turn_model import TurnModel
 from solver.terra_nova.notation import Turn, format_turn, parse_line
 from solver.terra_nova.position import Position
 

@@ -26,13 +26,13 @@ from ortools.sat.python import cp_model
 
 from solver.cpsat import SolveParams, solve
 from solver.errors import EngineDisagreement
-from solver.terra_nova.engine import play_line, turn_state
-from solver.terra_nova.exhaustive import OneTurnSearch, SearchClock
-from solver.terra_nova.model import TurnModel
+from solver.terra_nova.engine.exhaustive import OneTurnSearch, SearchClock
+from solver.terra_nova.engine.turngen import ACTIONS_PER_TURN, TurnState
+from solver.terra_nova.engine.turns import play_line, turn_state
+from solver.terra_nova.model.turn_model import TurnModel
 from solver.terra_nova.notation import Turn
 from solver.terra_nova.position import Position
 from solver.terra_nova.solve import PROBING_LEVEL
-from solver.terra_nova.turngen import ACTIONS_PER_TURN, TurnState
 
 
 @dataclass(frozen=True)
@@ -125,7 +125,7 @@ def engine_finals(position: Position, turns: int, nodes: int = 200_000) -> tuple
     """The optimal objective rank and how many distinct optimal final positions (1 or 2+).
 
     Exact search with the reference engine (memoised per board and turns left,
-    as in :mod:`solver.terra_nova.exhaustive`); returns ``(rank, n)`` with ``n``
+    as in :mod:`solver.terra_nova.engine.exhaustive`); returns ``(rank, n)`` with ``n``
     capped at 2. Raises TimeoutError past ``nodes`` search nodes.
     """
     budget = SearchClock(node_cap=nodes)

@@ -20,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from solver.errors import InputError
+from solver.rift_valley.engine.scoring import Score, score
 from solver.rift_valley.notation import (
     Draw,
     DrawStop,
@@ -50,7 +51,6 @@ from solver.rift_valley.rules import (
     UNCONNECTED_STOP_PENALTY,
     Rules,
 )
-from solver.rift_valley.scoring import Score, score
 
 __all__ = [
     "ANIMAL_POINTS", "DEFAULT_RULES", "END_TRIGGER_BOARDS", "MAX_TENTS_PER_BOARD",

@@ -9,7 +9,9 @@ import random
 from collections.abc import Sequence
 
 from solver.errors import InputError
-from solver.terra_nova.engine import (
+from solver.terra_nova.engine.regions import Region, cells_of, components, tables_for
+from solver.terra_nova.engine.turngen import ACTIONS_PER_TURN, InternalAction, TurnState
+from solver.terra_nova.engine.turns import (
     STONE_SUPPLY,
     Rules,
     after_state,
@@ -19,8 +21,6 @@ from solver.terra_nova.engine import (
 )
 from solver.terra_nova.notation import Turn
 from solver.terra_nova.position import EMPTY, PIECES_PER_PLAYER, Board, Position
-from solver.terra_nova.regions import Region, cells_of, components, tables_for
-from solver.terra_nova.turngen import ACTIONS_PER_TURN, InternalAction, TurnState
 
 STONE_CHANCE = 0.5
 """Playout policy: when both a move and a stone are possible, pick a stone this often."""

@@ -2,14 +2,14 @@
 
 Everything a user or another module needs: :func:`validate`, :func:`legal_turns`,
 :func:`apply_turn`, :func:`play_line`, :func:`perft`, :func:`game_over`. The
-work happens on mutable arrays in :mod:`solver.terra_nova.turngen` and
-:mod:`solver.terra_nova.regions`; :class:`~solver.terra_nova.position.Position`
+work happens on mutable arrays in :mod:`solver.terra_nova.engine.turngen` and
+:mod:`solver.terra_nova.engine.regions`; :class:`~solver.terra_nova.position.Position`
 objects are only built here, at the boundary.
 
 Every project decision ([D] in the rules doc) is a named constant or a
 :class:`Rules` option: :data:`STONE_SUPPLY`, :data:`EMPTY_SUPPLY_BLOCKS_STONES`,
-:data:`~solver.terra_nova.turngen.NO_RETURN`,
-:data:`~solver.terra_nova.turngen.REMOVED_PIECE_UNMOVED`,
+:data:`~solver.terra_nova.engine.turngen.NO_RETURN`,
+:data:`~solver.terra_nova.engine.turngen.REMOVED_PIECE_UNMOVED`,
 :data:`PASS_WITHOUT_LEGAL_SEQUENCE`, :data:`PUZZLES_IGNORE_GAME_END` and
 ``Rules.player_out_ends_game``.
 
@@ -23,6 +23,19 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from solver.errors import InputError
+from solver.terra_nova.engine.regions import (
+    MULTIPLIER,
+    Region,
+    components,
+    tables_for,
+)
+from solver.terra_nova.engine.turngen import (
+    ACTIONS_PER_TURN,
+    NO_RETURN,
+    REMOVED_PIECE_UNMOVED,
+    InternalAction,
+    TurnState,
+)
 from solver.terra_nova.notation import Move, Stone, Turn, format_action, format_turn
 from solver.terra_nova.position import (
     EMPTY,
@@ -30,19 +43,6 @@ from solver.terra_nova.position import (
     STONE,
     TOTAL_STONES,
     Position,
-)
-from solver.terra_nova.regions import (
-    MULTIPLIER,
-    Region,
-    components,
-    tables_for,
-)
-from solver.terra_nova.turngen import (
-    ACTIONS_PER_TURN,
-    NO_RETURN,
-    REMOVED_PIECE_UNMOVED,
-    InternalAction,
-    TurnState,
 )
 
 __all__ = [

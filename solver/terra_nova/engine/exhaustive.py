@@ -2,7 +2,7 @@
 
 :func:`best_turn` answers best-turn puzzles, :func:`best_closing` closing puzzles
 (``max-points`` and ``min-turns``), both by walking every legal turn with the
-engine's make/unmake :class:`~solver.terra_nova.turngen.TurnState`. The pruning
+engine's make/unmake :class:`~solver.terra_nova.engine.turngen.TurnState`. The pruning
 is exact (see each function); ties keep the first line in the engine's
 deterministic turn order.
 """
@@ -13,10 +13,10 @@ import time
 from dataclasses import dataclass, field
 
 from solver.errors import PuzzleError
-from solver.terra_nova.engine import to_turn, turn_state
+from solver.terra_nova.engine.turngen import ACTIONS_PER_TURN, TurnState
+from solver.terra_nova.engine.turns import to_turn, turn_state
 from solver.terra_nova.notation import Turn
 from solver.terra_nova.position import Position
-from solver.terra_nova.turngen import ACTIONS_PER_TURN, TurnState
 
 CHECK_EVERY = 2048
 """Nodes between two looks at the clock when a time cap is set."""

@@ -27,7 +27,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from solver.errors import InputError
-from solver.rift_valley.engine import apply_draw, legal_draws, score, validate
+from solver.rift_valley.engine.draws import apply_draw, legal_draws, score, validate
+from solver.rift_valley.engine.scoring import Score
 from solver.rift_valley.notation import Draw, DrawStop, DrawTent
 from solver.rift_valley.position import COLOURS, Board, Position
 from solver.rift_valley.rules import (
@@ -38,7 +39,6 @@ from solver.rift_valley.rules import (
     MIN_PLAYERS,
     Rules,
 )
-from solver.rift_valley.scoring import Score
 
 Policy = Callable[[Position, str, list[Draw], bool, random.Random], Draw | None]
 """``policy(position, colour, legal draws, may_pass, rng)`` → a draw, or None to pass.

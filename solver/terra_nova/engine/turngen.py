@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from solver.terra_nova.regions import MULTIPLIER, BoardTables, Region, cells_of, new_regions
+from solver.terra_nova.engine.regions import MULTIPLIER, BoardTables, Region, cells_of, new_regions
 
 ACTIONS_PER_TURN = 3
 """A turn has this many actions (fewer only when no legal action is left)."""

@@ -36,7 +36,7 @@ import time
 from bisect import bisect_left
 from dataclasses import dataclass
 
-from solver.rift_valley.engine import Occupancy, play_draws, score, trail_problem, validate
+from solver.rift_valley.engine.draws import Occupancy, play_draws, score, trail_problem, validate
 from solver.rift_valley.notation import Draw, DrawStop, DrawTent, DrawTrail
 from solver.rift_valley.position import OPEN, Position, Trail
 from solver.rift_valley.rules import (

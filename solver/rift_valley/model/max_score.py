@@ -5,7 +5,7 @@ reference engine (which only checks the answer afterwards); only the rule
 numbers of :mod:`solver.rift_valley.rules` are shared:
 
 * ``stop[c]`` for every cell a new own stop may take, ``trail[k]`` for every
-  candidate trail shape (:mod:`solver.rift_valley.model_candidates`),
+  candidate trail shape (:mod:`solver.rift_valley.model.candidates`),
   ``tent[c]`` for every cell a new tent may take;
 * one element per cell: on each cell at most one of a new stop, a new tent and
   the trails passing through it (a trail's end stops are not "passed");
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from solver.rift_valley.model_candidates import Candidates, area_score, candidates
+from solver.rift_valley.model.candidates import Candidates, area_score, candidates
 from solver.rift_valley.notation import Draw, DrawStop, DrawTent, DrawTrail
 from solver.rift_valley.position import Position
 from solver.rift_valley.rules import (

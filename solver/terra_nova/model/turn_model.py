@@ -20,7 +20,7 @@ once a turn is over it stays over. No return: the moves of one turn form chains
 piece at the end of each chain may not end the turn on the chain's first cell
 unless it was removed.
 
-Regions come from :func:`~solver.terra_nova.model_geometry.candidate_regions`:
+Regions come from :func:`~solver.terra_nova.model.geometry.candidate_regions`:
 ``closed[i][tau]`` is true exactly when all boundary cells of candidate ``i`` are
 stones and none of its cells is; it closes at step ``s`` when ``closed`` turns on
 there. Every closing is scored (majority, ties split with floor division) in both
@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from solver.terra_nova.model_geometry import ACTIONS_PER_TURN, Candidate, Geometry
+from solver.terra_nova.model.geometry import ACTIONS_PER_TURN, Candidate, Geometry
 from solver.terra_nova.notation import Move, Stone, Turn
 from solver.terra_nova.position import Position
 
