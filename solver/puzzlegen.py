@@ -18,11 +18,12 @@ import hashlib
 import importlib
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from solver.errors import InputError
+from solver.protocol import Made
 from solver.tomlfile import atomic_write_text
 
 GAMES = {"terra-nova": "solver.terra_nova.puzzlegen",
@@ -33,15 +34,6 @@ PREFIX = {"terra-nova": "tn", "rift-valley": "rv"}
 
 MAX_CANDIDATES_PER_PUZZLE = 400
 """Give up after this many candidates per requested puzzle (a request that cannot be met)."""
-
-
-@dataclass(frozen=True)
-class Made:
-    """A kept puzzle: the file text, its difficulty grade and the signals behind it."""
-
-    text: str
-    difficulty: str
-    signals: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ from click.testing import CliRunner
 import solver.puzzlegen as puzzlegen
 import solver.tomlfile as tomlfile
 from cli.main import main
-from solver.puzzlegen import Made, Request, candidate_seed, generate
+from solver.protocol import Made
+from solver.puzzlegen import Request, candidate_seed, generate
 from solver.rift_valley.fileformat import parse_position as parse_rv
 from solver.rift_valley.uniqueness import check_unique as rv_unique
 from solver.terra_nova.fileformat import read_position as read_tn

@@ -28,23 +28,13 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from solver.bench.suite import REPO_ROOT, Case, Suite
+from solver.bench.suite import Suite
 from solver.cpsat import SolveParams
+from solver.paths import REPO_ROOT
+from solver.protocol import Case, Solved
 
 RUNNERS = {"terra-nova": "solver.terra_nova.benchcases",
            "rift-valley": "solver.rift_valley.benchcases"}
-
-
-@dataclass(frozen=True)
-class Solved:
-    """What a game's CP-SAT solve returns to the harness."""
-
-    value: tuple[int, ...]
-    """The full objective tuple (TN: points, others[, actions]; RV: (score,))."""
-    optimal: bool
-    length: int
-    """Actions (Terra Nova) or draws (Rift Valley) in the answer."""
-    stats: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

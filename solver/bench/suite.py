@@ -29,32 +29,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import solver
 from solver.errors import InputError
+from solver.paths import REPO_ROOT, SUITES_DIR
+from solver.protocol import Case
 from solver.tomlfile import check_keys, load_toml, place_of, require_type
 
-REPO_ROOT = Path(solver.__file__).resolve().parent.parent
-"""The repository the package is installed from (editable install); suites live under it."""
-
-SUITES_DIR = REPO_ROOT / "benchmarks" / "suites"
 GAMES = ("terra-nova", "rift-valley")
 KINDS = {"terra-nova": ("best-turn", "closing"), "rift-valley": ("max-score",)}
 CASE_KEYS = ("name", "game", "position", "recipe", "kind", "turns", "draws", "repeat")
-
-
-@dataclass(frozen=True)
-class Case:
-    """One benchmark case: a position (file or recipe) and the puzzle to solve on it."""
-
-    name: str
-    game: str
-    kind: str
-    position: Path | None = None
-    recipe: dict[str, Any] | None = None
-    turns: int | None = None
-    draws: int | None = None
-    repeat: int = 1
-    """How often the CP-SAT solve is timed; the record keeps the median."""
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Rift Valley benchmark cases for :mod:`solver.bench.runner`: CP-SAT vs exhaustive search.
+"""Rift Valley benchmark cases for the benchmark runner: CP-SAT vs exhaustive search.
 
 A case is a position file (a board, or a mid-game position) or a recipe
 (:func:`solver.rift_valley.puzzlegen.position_from_recipe`) and a draw budget
@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from solver.bench.runner import Solved
-from solver.bench.suite import Case
 from solver.cpsat import SolveParams
+from solver.protocol import Case, Solved
 from solver.rift_valley.engine.exhaustive import best_score
 from solver.rift_valley.fileformat import read_position
 from solver.rift_valley.position import Position

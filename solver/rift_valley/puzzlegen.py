@@ -17,9 +17,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from solver.bench.suite import REPO_ROOT
 from solver.errors import InputError
-from solver.puzzlegen import Made
+from solver.paths import REPO_ROOT
+from solver.protocol import Made
 from solver.rift_valley.engine.draws import apply_draw, draw_problem, legal_draws, play_draws, score
 from solver.rift_valley.engine.full_game import random_policy
 from solver.rift_valley.fileformat import parse_position, read_position, write_position

@@ -1,4 +1,4 @@
-"""Terra Nova benchmark cases for :mod:`solver.bench.runner`: CP-SAT vs exhaustive search.
+"""Terra Nova benchmark cases for the benchmark runner: CP-SAT vs exhaustive search.
 
 A case is a position file or a recipe
 (:func:`solver.terra_nova.puzzlegen.position_from_recipe`), with ``kind``
@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from solver.bench.runner import Solved
-from solver.bench.suite import Case
 from solver.cpsat import SolveParams
+from solver.protocol import Case, Solved
 from solver.terra_nova.engine import exhaustive
 from solver.terra_nova.fileformat import read_position
 from solver.terra_nova.position import Position

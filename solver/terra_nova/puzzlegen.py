@@ -14,10 +14,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from solver.bench.suite import REPO_ROOT
 from solver.errors import InputError
 from solver.geometry import HexGrid
-from solver.puzzlegen import Made
+from solver.paths import REPO_ROOT
+from solver.protocol import Made
 from solver.terra_nova.engine.playout import STONE_CHANCE, setup
 from solver.terra_nova.engine.turngen import ACTIONS_PER_TURN, InternalAction, TurnState
 from solver.terra_nova.engine.turns import after_state, game_over, to_turn, turn_state

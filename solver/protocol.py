@@ -1,0 +1,156 @@
+"""What games and drivers exchange: the ``Game`` protocol and its value types.
+
+A game package (``solver/<game>/``) provides one object implementing
+:class:`Game` in its ``game.py``; the registry (:mod:`solver.games`) lists
+them, and the drivers (the CLI, the benchmark runner, the puzzle generator)
+talk to games only through this protocol and these types. Nothing here knows
+any particular game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from solver.cpsat import SolveParams
+
+
+class Status(Protocol):
+    """A live status line (a spinner) whose text can change."""
+
+    def update(self, text: str) -> None:
+        """Show ``text`` instead of the current status."""
+
+
+class Screen(Protocol):
+    """Where a game's command output goes: the CLI passes its consoles."""
+
+    def print(self, *renderables: Any) -> None:
+        """Standard output: boards, tables, answers (rich renderables or markup)."""
+
+    def note(self, *renderables: Any) -> None:
+        """Standard error: progress and remarks."""
+
+    def json(self, obj: Any) -> None:
+        """The one JSON object of ``--json`` on standard output."""
+
+    def status(self, text: str) -> AbstractContextManager[Status]:
+        """A spinner on standard error while the block runs."""
+
+
+@dataclass(frozen=True)
+class Case:
+    """One benchmark case: a position (file or recipe) and the puzzle to solve on it."""
+
+    name: str
+    game: str
+    kind: str
+    position: Path | None = None
+    recipe: dict[str, Any] | None = None
+    turns: int | None = None
+    draws: int | None = None
+    repeat: int = 1
+    """How often the CP-SAT solve is timed; the record keeps the median."""
+
+
+@dataclass(frozen=True)
+class Solved:
+    """What a game's CP-SAT solve of a benchmark case returns to the runner."""
+
+    value: tuple[int, ...]
+    """The full objective tuple (e.g. points, others[, actions]; or (score,))."""
+    optimal: bool
+    length: int
+    """Actions or draws in the answer."""
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Made:
+    """A kept generated puzzle: the file text, its difficulty grade and the signals behind it."""
+
+    text: str
+    difficulty: str
+    signals: dict[str, Any] = field(default_factory=dict)
+
+
+Options = Mapping[str, Any]
+"""Command-line options given to a game command, by parameter name (``draws``, ``turns``…)."""
+
+
+class Game(Protocol):
+    """One game as the drivers see it. Implementations import heavy modules lazily."""
+
+    key: str
+    """The ``game`` key of its position files: ``"terra-nova"``."""
+    title: str
+    """Full name: ``"Terra Nova (Winning Moves 2006)"``."""
+    short: str
+    """Name in messages: ``"Terra Nova"`` (``--draws is for Rift Valley files``)."""
+    prefix: str
+    """Start of generated file names: ``"tn"``."""
+    kinds: tuple[str, ...]
+    """Puzzle kinds for ``generate`` and ``bench``; the first is the default."""
+    options: Mapping[str, frozenset[str]]
+    """Command → the game-specific options it accepts; a command absent here is not offered."""
+    horizon_unit: str
+    """What a benchmark horizon counts: ``"turns"`` or ``"draws"``."""
+    plot_colours: Mapping[str, str]
+    """Puzzle kind → matplotlib colour of the benchmark plot."""
+
+    # ---- commands (the CLI); each prints on ``screen`` and returns the exit status
+    def show(self, path: Path, screen: Screen) -> int:
+        """Draw the position in ``path``."""
+
+    def solve(self, path: Path, options: Options, params: SolveParams, as_json: bool,
+              screen: Screen) -> int:
+        """Solve the puzzle in ``path``; the answer is replayed by the engine."""
+
+    def verify(self, path: Path, options: Options, as_json: bool, screen: Screen) -> int:
+        """Check the file's ``[solution]`` with the engine; 1 when it does not hold."""
+
+    def perft(self, path: Path, options: Options, as_json: bool, screen: Screen) -> int:
+        """Count the legal turns (only when ``"perft"`` is in :attr:`options`)."""
+
+    def play(self, paths: tuple[Path, ...], options: Options, seed: int, screen: Screen) -> int:
+        """Play a seeded random game from ``paths``."""
+
+    # ---- the puzzle generator
+    def default_turns(self, kind: str) -> int:
+        """Turns of a ``kind`` puzzle when ``--turns`` is not given."""
+
+    def check_generate(self, kind: str, turns: int) -> None:
+        """InputError for a request this game does not make (kind already checked)."""
+
+    def puzzle_label(self, kind: str, turns: int) -> str:
+        """The kind part of generated file names (``closing2``)."""
+
+    def make_puzzle(self, seed: int, kind: str, turns: int) -> Made | None:
+        """Make one candidate puzzle from ``seed``; None when rejected (runs in workers)."""
+
+    # ---- the benchmark runner
+    def case_turns(self, kind: str, turns: int | None) -> int | None:
+        """A suite case's ``turns`` after defaults; ValueError(message) when invalid."""
+
+    def bench_load(self, case: Case, root: Path) -> Any:
+        """The case's position."""
+
+    def bench_size(self, position: Any) -> tuple[int, int]:
+        """``(cells, players)`` of a case position."""
+
+    def bench_horizon(self, position: Any, case: Case) -> int | None:
+        """Turns or draw budget of the case (None: unlimited)."""
+
+    def bench_solve(self, position: Any, case: Case, params: SolveParams) -> Solved:
+        """The CP-SAT optimum, replayed through the engine."""
+
+    def bench_exhaustive(self, position: Any, case: Case, cap: float) -> tuple[int, ...]:
+        """The engine's exhaustive optimum; TimeoutError past ``cap`` seconds."""
+
+    def horizon_text(self, horizon: int | None) -> str:
+        """``1 turn``, ``8 draws``, ``any draws``."""
+
