@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 from rich.console import Console
 from rich.markup import escape
+from rich.status import Status
 
 from solver.errors import EngineDisagreement, InputError
 
@@ -19,6 +20,29 @@ err = Console(stderr=True, highlight=False)
 """Standard error: progress, warnings, errors."""
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class ConsoleScreen:
+    """The :class:`solver.protocol.Screen` games print on: the two consoles above."""
+
+    def print(self, *renderables: Any) -> None:
+        """Standard output."""
+        out.print(*renderables)
+
+    def note(self, *renderables: Any) -> None:
+        """Standard error."""
+        err.print(*renderables)
+
+    def json(self, obj: Any) -> None:
+        """The one JSON object on standard output."""
+        print_json(obj)
+
+    def status(self, text: str) -> Status:
+        """A spinner on standard error."""
+        return err.status(text, spinner="dots")
+
+
+SCREEN = ConsoleScreen()
 
 
 def print_json(obj: Any) -> None:

@@ -16,24 +16,25 @@ from rich.progress import (
 from rich.table import Table
 
 from cli.console import err, out
+from solver.protocol import Game
 from solver.puzzlegen import Request, generate
 
 
-def run(game: str, count: int, seed: int, out_dir: Path, kind: str | None, turns: int | None,
+def run(game: Game, count: int, seed: int, out_dir: Path, kind: str | None, turns: int | None,
         difficulty: str | None, workers: int) -> None:
     """Generate ``count`` puzzles and print a table of what was written."""
     if kind is None:
-        kind = "best-turn" if game == "terra-nova" else "max-score"
+        kind = game.kinds[0]
     if turns is None:
-        turns = 2 if kind == "closing" else 1
-    request = Request(game=game, kind=kind, turns=turns, count=count, seed=seed, out=out_dir,
+        turns = game.default_turns(kind)
+    request = Request(game=game.key, kind=kind, turns=turns, count=count, seed=seed, out=out_dir,
                       difficulty=difficulty, workers=workers)
     start = time.perf_counter()
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[tried]} candidates, {task.fields[rate]} puzzles/min"),
                TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
     with Progress(*columns, console=err, transient=False) as bar:
-        task = bar.add_task(f"{game} {kind}", total=count, tried=0, rate="-")
+        task = bar.add_task(f"{game.key} {kind}", total=count, tried=0, rate="-")
 
         def progress(kept: int, tried: int) -> None:
             minutes = (time.perf_counter() - start) / 60

@@ -1,21 +1,24 @@
 """``boardsat``: the click command group. Parses options and dispatches by game.
 
-Each command reads the file's ``game`` key and hands over to the game's CLI
-module (``cli.terra_nova``, ``cli.terra_nova_solve``, ``cli.rift_valley``), which
-calls the library and renders the result. No game logic lives here.
+Each command reads the file's ``game`` key, finds the game in the registry
+(:mod:`solver.games`) and hands over to it with the options it takes; the game
+prints on the CLI's consoles (:class:`cli.console.ConsoleScreen`). No game
+logic, and no game name, lives here.
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
-from cli.console import user_errors
+from cli.console import SCREEN, user_errors
 from solver import __version__
 from solver.cpsat import default_workers
-from solver.errors import InputError
-from solver.games import game_of
+from solver.games import GAMES, all_kinds, check_options, game_of, get, require_command
+from solver.protocol import Game
 
 FILE = click.Path(exists=False, dir_okay=False, path_type=Path)
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -52,13 +55,7 @@ def _workers_option(help_text: str = "CP-SAT worker threads."):
 @user_errors
 def show(file: Path) -> None:
     """Draw the position in FILE in colour: board, pieces or elements, scores."""
-    game = game_of(file)
-    if game == "terra-nova":
-        from cli import terra_nova
-        terra_nova.show(file)
-    else:
-        from cli import rift_valley
-        rift_valley.show(file)
+    _exit(game_of(file).show(file, SCREEN))
 
 
 @main.command(context_settings=CONTEXT)
@@ -74,13 +71,9 @@ def perft(file: Path, as_json: bool, via_model: bool) -> None:
     `c4-f4 #e5 #d5` are two); `positions` counts the distinct positions they
     lead to.
     """
-    _require(file, "terra-nova", "perft")
-    if via_model:
-        from cli import terra_nova_solve
-        terra_nova_solve.perft_via_model(file, as_json=as_json)
-    else:
-        from cli import terra_nova
-        terra_nova.perft(file, as_json=as_json)
+    game = game_of(file)
+    require_command(game, "perft", file)
+    _exit(game.perft(file, {"via_model": via_model}, as_json, SCREEN))
 
 
 @main.command(context_settings=CONTEXT)
@@ -105,16 +98,11 @@ def play(files: tuple[Path, ...], turns: int | None, seed: int, out: Path | None
     players in order), or one board with --players.
     """
     game = game_of(files[0])
-    if game == "terra-nova":
-        if len(files) != 1:
-            raise InputError("Terra Nova play takes exactly one position file")
-        from cli import terra_nova
-        terra_nova.play(files[0], turns=turns, seed=seed, out=out,
-                        player_out_ends_game=player_out_ends_game)
-    else:
-        from cli import rift_valley
-        rift_valley.play(files, players=players, seed=seed,
-                         stops_block_all_colours=stops_block_all_colours)
+    # Options of another game's play are ignored here (not rejected as in solve/verify).
+    given = {"turns": turns, "out": out, "players": players,
+             "player_out_ends_game": player_out_ends_game,
+             "stops_block_all_colours": stops_block_all_colours}
+    _exit(game.play(files, _accepted(game, "play", given), seed, SCREEN))
 
 
 @main.command(context_settings=CONTEXT)
@@ -144,17 +132,9 @@ def solve(file: Path, turns: int | None, draws: int | None, time_limit: float | 
     from solver.cpsat import SolveParams
     params = SolveParams(time_limit=time_limit, workers=workers, seed=seed)
     game = game_of(file)
-    if game == "terra-nova":
-        _rift_valley_only(file, draws=draws is not None,
-                          stops_block_all_colours=stops_block_all_colours)
-        from cli import terra_nova_solve
-        terra_nova_solve.solve(file, turns=turns, params=params, as_json=as_json)
-    else:
-        if turns is not None:
-            raise InputError("--turns is for Terra Nova files", path=file)
-        from cli import rift_valley_solve
-        rift_valley_solve.solve(file, draws=draws, params=params, as_json=as_json,
-                                rules=_rift_valley_rules(stops_block_all_colours))
+    options = {"turns": turns, "draws": draws, "stops_block_all_colours": stops_block_all_colours}
+    check_options(game, "solve", _present(options), file)
+    _exit(game.solve(file, _accepted(game, "solve", options), params, as_json, SCREEN))
 
 
 @main.command(context_settings=CONTEXT)
@@ -169,38 +149,38 @@ def verify(file: Path, as_json: bool, stops_block_all_colours: bool) -> None:
     Exit status 0 when the solution holds, 1 when it does not, 2 for bad input.
     """
     game = game_of(file)
-    if game == "terra-nova":
-        _rift_valley_only(file, stops_block_all_colours=stops_block_all_colours)
-        from cli import terra_nova_solve
-        terra_nova_solve.verify(file, as_json=as_json)
-    else:
-        from cli import rift_valley
-        rift_valley.verify(file, as_json=as_json,
-                           rules=_rift_valley_rules(stops_block_all_colours))
+    options = {"stops_block_all_colours": stops_block_all_colours}
+    check_options(game, "verify", _present(options), file)
+    _exit(game.verify(file, _accepted(game, "verify", options), as_json, SCREEN))
 
 
-def _rift_valley_only(file: Path, **given: bool) -> None:
-    """Reject Rift Valley options given for a Terra Nova file."""
-    for name, present in given.items():
-        if present:
-            option = "--" + name.replace("_", "-")
-            raise InputError(f"{option} is for Rift Valley files", path=file)
+def _present(options: dict[str, Any]) -> dict[str, Any]:
+    """The options actually given on the command line (not None, not an unset flag)."""
+    return {name: value for name, value in options.items()
+            if value is not None and value is not False}
 
 
-def _rift_valley_rules(stops_block_all_colours: bool):
-    from solver.rift_valley.rules import Rules
-    return Rules(stops_block_all_colours=stops_block_all_colours)
+def _accepted(game: Game, command: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The options ``game`` takes for ``command`` (the others are left out)."""
+    accepted = game.options.get(command, frozenset())
+    return {name: value for name, value in options.items() if name in accepted}
+
+
+def _exit(status: int) -> None:
+    """Leave with ``status`` when a command reports failure (e.g. verify: 1)."""
+    if status:
+        sys.exit(status)
 
 
 @main.command(context_settings=CONTEXT)
-@click.argument("game", type=click.Choice(["terra-nova", "rift-valley"]))
+@click.argument("game", type=click.Choice(list(GAMES)))
 @click.option("--count", type=click.IntRange(1), default=5, show_default=True,
               help="Puzzles to write.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Master seed: the same seed gives the same files.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               required=True, help="Folder for the puzzle files.")
-@click.option("--kind", type=click.Choice(["best-turn", "closing", "max-score"]), default=None,
+@click.option("--kind", type=click.Choice(all_kinds()), default=None,
               help="Terra Nova: best-turn (default) or closing; Rift Valley: max-score.")
 @click.option("--turns", type=click.IntRange(1), default=None,
               help="Closing puzzles: turns (2 or 3; default 2).")
@@ -218,7 +198,7 @@ def generate(game: str, count: int, seed: int, out_dir: Path, kind: str | None,
     candidates in parallel processes.
     """
     from cli import generate as generate_cli
-    generate_cli.run(game, count, seed, out_dir, kind, turns, difficulty, workers)
+    generate_cli.run(get(game), count, seed, out_dir, kind, turns, difficulty, workers)
 
 
 @main.command(context_settings=CONTEXT)
@@ -245,9 +225,3 @@ def bench(suite_name: str, suite_file: Path | None, as_json: bool, plot: Path | 
     """
     from cli import bench as bench_cli
     bench_cli.run(suite_name, suite_file, as_json, plot, save, workers, time_limit, cap, seed)
-
-
-def _require(file: Path, game: str, command: str) -> None:
-    found = game_of(file)
-    if found != game:
-        raise InputError(f"'{command}' is for {game} positions, this file is {found}", path=file)

@@ -8,14 +8,14 @@ puzzles (unique optimum, and the requested difficulty if any) are written,
 each file atomically, so the same seed always gives the same files and an
 interrupted run leaves only complete files behind.
 
-Each game provides ``make_puzzle(seed, kind, turns) -> Made | None`` in its
-``puzzlegen`` module (None: the candidate was rejected).
+Each game (:mod:`solver.games`) provides ``make_puzzle(seed, kind, turns) ->
+Made | None`` (None: the candidate was rejected), its puzzle kinds and the
+checks of a request.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -23,14 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import InputError
+from solver.games import GAMES
 from solver.protocol import Made
 from solver.tomlfile import atomic_write_text
 
-GAMES = {"terra-nova": "solver.terra_nova.puzzlegen",
-         "rift-valley": "solver.rift_valley.puzzlegen"}
-KINDS = {"terra-nova": ("best-turn", "closing"), "rift-valley": ("max-score",)}
 DIFFICULTIES = ("easy", "medium", "hard")
-PREFIX = {"terra-nova": "tn", "rift-valley": "rv"}
 
 MAX_CANDIDATES_PER_PUZZLE = 400
 """Give up after this many candidates per requested puzzle (a request that cannot be met)."""
@@ -70,26 +67,25 @@ def check_request(request: Request) -> None:
     """InputError for a game, kind or turn count the generator does not make."""
     if request.game not in GAMES:
         raise InputError(f"unknown game {request.game!r} (games: {', '.join(GAMES)})")
-    if request.kind not in KINDS[request.game]:
-        raise InputError(f"{request.game} puzzles are of kind {' or '.join(KINDS[request.game])}"
+    game = GAMES[request.game]
+    if request.kind not in game.kinds:
+        raise InputError(f"{request.game} puzzles are of kind {' or '.join(game.kinds)}"
                          f", not {request.kind!r}")
-    if request.kind == "closing" and not 2 <= request.turns <= 3:
-        raise InputError("closing puzzles are generated over 2 or 3 turns")
-    if request.kind != "closing" and request.game == "terra-nova" and request.turns != 1:
-        raise InputError("--turns is for closing puzzles")
+    game.check_generate(request.kind, request.turns)
     if request.difficulty is not None and request.difficulty not in DIFFICULTIES:
         raise InputError(f"difficulty must be one of {', '.join(DIFFICULTIES)}")
 
 
 def run_candidate(game: str, seed: int, kind: str, turns: int) -> Made | None:
     """Make (or reject) one candidate; the function the worker processes run."""
-    return importlib.import_module(GAMES[game]).make_puzzle(seed, kind, turns)
+    return GAMES[game].make_puzzle(seed, kind, turns)
 
 
 def file_name(request: Request, index: int) -> str:
     """``tn-closing2-s7-c00012.toml``: game, kind (and turns), master seed, candidate."""
-    kind = request.kind + (str(request.turns) if request.kind == "closing" else "")
-    return f"{PREFIX[request.game]}-{kind}-s{request.seed}-c{index:05d}.toml"
+    game = GAMES[request.game]
+    kind = game.puzzle_label(request.kind, request.turns)
+    return f"{game.prefix}-{kind}-s{request.seed}-c{index:05d}.toml"
 
 
 def _results(request: Request) -> Iterator[tuple[int, Made | None]]:

@@ -9,10 +9,12 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
-from solver.bench.runner import run_case, runner, summary
-from solver.bench.suite import REPO_ROOT, load_suite, suite_file
+from solver.bench.runner import run_case, summary
+from solver.bench.suite import load_suite, suite_file
 from solver.cpsat import SolveParams
 from solver.errors import InputError
+from solver.games import GAMES
+from solver.paths import REPO_ROOT
 
 TINY = Path(__file__).parent / "data" / "bench-tiny.toml"
 
@@ -46,12 +48,12 @@ def test_plot_is_a_png(tiny_run):
 
 
 def test_capped_exhaustive_is_recorded_as_null(monkeypatch):
-    game = runner("rift-valley")
+    game = GAMES["rift-valley"]
 
     def too_slow(position, case, cap):
         raise TimeoutError(f"passed {cap} s")
 
-    monkeypatch.setattr(game, "solve_exhaustive", too_slow)
+    monkeypatch.setattr(game, "bench_exhaustive", too_slow)
     case = next(c for c in load_suite(TINY).cases if c.game == "rift-valley")
     record = run_case(case, SolveParams(workers=1), cap=0.5)
     assert record.exhaustive == "capped"

@@ -127,7 +127,7 @@ def test_play_player_out_option(tmp_path):
 def test_render_position_labels_edges_and_highlights():
     from rich.console import Console
 
-    from cli.hexboard import render_position
+    from solver.terra_nova.view import render_position
 
     position = read_position(POSITIONS / "midgame-3p.toml")
     console = Console(record=True, width=120, force_terminal=True, color_system="truecolor")

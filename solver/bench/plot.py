@@ -12,13 +12,11 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the file backend)
 
 from solver.bench.runner import Record  # noqa: E402
-
-COLOURS = {("terra-nova", "best-turn"): "tab:blue", ("terra-nova", "closing"): "tab:purple",
-           ("rift-valley", "max-score"): "tab:green"}
+from solver.games import GAMES  # noqa: E402
 
 
 def _horizon(record: Record) -> float:
-    """x of the right panel: turns (Terra Nova); draw budget, or draws used when unlimited."""
+    """x of the right panel: the case's horizon (turns, draw budget), else the answer's length."""
     if record.horizon is not None:
         return record.horizon
     return record.length
@@ -32,11 +30,12 @@ def plot_records(records: list[Record], path: Path, title: str = "") -> None:
     """
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.8), constrained_layout=True)
     panels = ((axes[0], lambda r: r.cells, "board size (cells)"),
-              (axes[1], _horizon, "turns (Terra Nova) / draws (Rift Valley)"))
+              (axes[1], _horizon, " / ".join(f"{game.horizon_unit} ({game.short})"
+                                             for game in GAMES.values())))
     for ax, x_of, label in panels:
         seen: set[str] = set()
         for r in records:
-            colour = COLOURS.get((r.game, r.kind), "tab:gray")
+            colour = GAMES[r.game].plot_colours.get(r.kind, "tab:gray")
             group = f"{r.game} {r.kind}"
             x = x_of(r)
             ax.scatter([x], [r.cpsat_s], color=colour, marker="o",

@@ -1,14 +1,13 @@
 """Run benchmark cases: time CP-SAT and the exhaustive search on the same position.
 
-Each game provides a ``benchcases`` module (``solver.terra_nova.benchcases``,
-``solver.rift_valley.benchcases``) with four functions:
+Each game (:mod:`solver.games`) provides, through :class:`solver.protocol.Game`:
 
-* ``load(case, root) -> position`` — the case's position (file or recipe);
-* ``size(position) -> (cells, players)``;
-* ``solve_cpsat(position, case, params) -> Solved`` — the game's CP-SAT solve
+* ``bench_load(case, root) -> position`` — the case's position (file or recipe);
+* ``bench_size(position) -> (cells, players)`` and ``bench_horizon(position, case)``;
+* ``bench_solve(position, case, params) -> Solved`` — the game's CP-SAT solve
   (answer replayed through the engine), timed here from model building to the
   checked answer;
-* ``solve_exhaustive(position, case, cap) -> tuple[int, ...]`` — the engine's
+* ``bench_exhaustive(position, case, cap) -> tuple[int, ...]`` — the engine's
   exhaustive search; raises ``TimeoutError`` after ``cap`` seconds.
 
 Records hold the median CP-SAT time over ``case.repeat`` runs, the exhaustive time
@@ -17,7 +16,6 @@ Records hold the median CP-SAT time over ``case.repeat`` runs, the exhaustive ti
 
 from __future__ import annotations
 
-import importlib
 import os
 import platform
 import statistics
@@ -25,16 +23,13 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from solver.bench.suite import Suite
 from solver.cpsat import SolveParams
+from solver.games import GAMES
 from solver.paths import REPO_ROOT
 from solver.protocol import Case, Solved
-
-RUNNERS = {"terra-nova": "solver.terra_nova.benchcases",
-           "rift-valley": "solver.rift_valley.benchcases"}
 
 
 @dataclass
@@ -66,27 +61,22 @@ class Record:
     stats: dict[str, Any] = field(default_factory=dict)
 
 
-def runner(game: str) -> ModuleType:
-    """The ``benchcases`` module of ``game``."""
-    return importlib.import_module(RUNNERS[game])
-
-
 def run_case(case: Case, params: SolveParams, cap: float, root: Path = REPO_ROOT) -> Record:
     """Time ``case``: CP-SAT ``case.repeat`` times, then the exhaustive search once (capped)."""
-    game = runner(case.game)
-    position = game.load(case, root)
-    cells, players = game.size(position)
+    game = GAMES[case.game]
+    position = game.bench_load(case, root)
+    cells, players = game.bench_size(position)
     runs = []
     solved: Solved | None = None
     for _ in range(case.repeat):
         start = time.perf_counter()
-        solved = game.solve_cpsat(position, case, params)
+        solved = game.bench_solve(position, case, params)
         runs.append(time.perf_counter() - start)
     assert solved is not None
     start = time.perf_counter()
     try:
-        exhaustive_value: tuple[int, ...] | None = tuple(game.solve_exhaustive(position, case,
-                                                                               cap))
+        exhaustive_value: tuple[int, ...] | None = tuple(game.bench_exhaustive(position, case,
+                                                                                cap))
         exhaustive_s: float | None = time.perf_counter() - start
     except TimeoutError:
         exhaustive_value, exhaustive_s = None, None
@@ -96,7 +86,7 @@ def run_case(case: Case, params: SolveParams, cap: float, root: Path = REPO_ROOT
     agree = None if exhaustive_value is None else exhaustive_value == solved.value
     return Record(
         case=case.name, game=case.game, kind=case.kind, cells=cells, players=players,
-        horizon=case.turns if case.game == "terra-nova" else _budget(position, case),
+        horizon=game.bench_horizon(position, case),
         value=list(solved.value), optimal=solved.optimal, length=solved.length,
         cpsat_s=cpsat_s, cpsat_runs=[round(r, 4) for r in runs],
         exhaustive_s=exhaustive_s,
@@ -111,10 +101,6 @@ def run_case(case: Case, params: SolveParams, cap: float, root: Path = REPO_ROOT
 def _significant(value: float, digits: int = 3) -> float:
     """``value`` rounded to ``digits`` significant figures (ratios span 0.01 to 100+)."""
     return float(f"{value:.{digits}g}")
-
-
-def _budget(position: Any, case: Case) -> int | None:
-    return case.draws if case.draws is not None else position.draws
 
 
 def run_suite(suite: Suite, params: SolveParams, cap: float | None = None,

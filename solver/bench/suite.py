@@ -30,12 +30,11 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import InputError
+from solver.games import GAMES
 from solver.paths import REPO_ROOT, SUITES_DIR
 from solver.protocol import Case
 from solver.tomlfile import check_keys, load_toml, place_of, require_type
 
-GAMES = ("terra-nova", "rift-valley")
-KINDS = {"terra-nova": ("best-turn", "closing"), "rift-valley": ("max-score",)}
 CASE_KEYS = ("name", "game", "position", "recipe", "kind", "turns", "draws", "repeat")
 
 
@@ -91,9 +90,10 @@ def _case(table: dict[str, Any], number: int, root: Path, text: str, path: Path)
     if game not in GAMES:
         raise InputError(f"{where}: unknown game {game!r} (games: {', '.join(GAMES)})",
                          path=path, place=place_of(text, "game"))
-    if kind not in KINDS[game]:
+    kinds = GAMES[game].kinds
+    if kind not in kinds:
         raise InputError(f"{where}: {game} has no kind {kind!r} "
-                         f"(kinds: {', '.join(KINDS[game])})", path=path,
+                         f"(kinds: {', '.join(kinds)})", path=path,
                          place=place_of(text, "kind"))
     if ("position" in table) == ("recipe" in table):
         raise InputError(f"{where} needs exactly one of 'position' and 'recipe'", path=path)
@@ -107,11 +107,9 @@ def _case(table: dict[str, Any], number: int, root: Path, text: str, path: Path)
     for key in ("turns", "draws", "repeat"):
         if key in table:
             numbers[key] = require_type(table[key], int, key, text=text, path=path)
-    turns = numbers.get("turns")
-    if game == "terra-nova":
-        turns = turns or 1
-        if kind == "best-turn" and turns != 1:
-            raise InputError(f"{where}: best-turn has turns = 1", path=path,
-                             place=place_of(text, "turns"))
+    try:
+        turns = GAMES[game].case_turns(kind, numbers.get("turns"))
+    except ValueError as exc:
+        raise InputError(f"{where}: {exc}", path=path, place=place_of(text, "turns")) from None
     return Case(name=table["name"], game=game, kind=kind, position=position, recipe=recipe,
                 turns=turns, draws=numbers.get("draws"), repeat=max(1, numbers.get("repeat", 1)))

@@ -7,6 +7,7 @@ from typing import Any
 from rich.table import Table
 
 from solver.bench.runner import Record
+from solver.games import GAMES
 
 
 def _seconds(value: float | None) -> str:
@@ -15,9 +16,7 @@ def _seconds(value: float | None) -> str:
 
 def horizon_text(record: Record) -> str:
     """``1 turn``, ``3 turns``, ``8 draws``, ``any draws``."""
-    if record.game == "terra-nova":
-        return f"{record.horizon} turn" + ("s" if record.horizon != 1 else "")
-    return "any draws" if record.horizon is None else f"{record.horizon} draws"
+    return GAMES[record.game].horizon_text(record.horizon)
 
 
 def cases_table(records: list[Record], cap: float) -> Table:

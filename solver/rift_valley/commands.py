@@ -1,24 +1,28 @@
-"""Rift Valley commands `show`, `play` and `verify`: read, call the engine, render."""
+"""Rift Valley commands `show`, `play`, `verify` and `solve`: read, call, render.
+
+Each takes the CLI's :class:`solver.protocol.Screen` to print on and returns the
+exit status.
+"""
 
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 
 from rich.table import Table
 from rich.text import Text
 
-from cli.console import out as stdout
-from cli.console import print_json
-from cli.gridboard import PLAYER_FG, render_board
+from solver.cpsat import SolveParams
 from solver.errors import InputError
+from solver.protocol import Screen
 from solver.rift_valley.engine import draws as engine
 from solver.rift_valley.engine.full_game import GameResult, play_game
 from solver.rift_valley.fileformat import read_position
-from solver.rift_valley.notation import DrawStop, DrawTent, format_draw, parse_draw
+from solver.rift_valley.notation import DrawStop, DrawTent, DrawTrail, format_draw, parse_draw
 from solver.rift_valley.position import COLOURS, Position
 from solver.rift_valley.rules import DEFAULT_RULES, MAX_PLAYERS, MIN_PLAYERS, Rules
+from solver.rift_valley.solve import Answer, solve_max_score
+from solver.rift_valley.view import PLAYER_FG, render_board
 
 
 def load(file: Path, rules: Rules = DEFAULT_RULES) -> Position:
@@ -44,17 +48,18 @@ def _header(file: Path, position: Position) -> Text:
     return text
 
 
-def show(file: Path) -> None:
+def show(file: Path, screen: Screen) -> int:
     """Draw the position in ``file`` with scores, and its claimed solution if any."""
     position = load(file)
-    stdout.print(_header(file, position))
-    stdout.print(render_board(position))
+    screen.print(_header(file, position))
+    screen.print(render_board(position))
     if position.solution is not None:
-        stdout.print(f"claimed solution: value {position.solution.value}, draws "
+        screen.print(f"claimed solution: value {position.solution.value}, draws "
                      + ", ".join(position.solution.draws))
+    return 0
 
 
-def verify(file: Path, as_json: bool, rules: Rules = DEFAULT_RULES) -> None:
+def verify(file: Path, as_json: bool, screen: Screen, rules: Rules = DEFAULT_RULES) -> int:
     """Replay the file's [solution] with the engine; exit 0 when legal and worth its value."""
     position = load(file, rules)
     solution = position.solution
@@ -78,19 +83,18 @@ def verify(file: Path, as_json: bool, rules: Rules = DEFAULT_RULES) -> None:
         ok = value == solution.value
         message = "" if ok else f"the solution claims {solution.value}, the engine scores {value}"
     if as_json:
-        print_json({"game": "rift-valley", "ok": ok, "message": message,
-                    "claimed": solution.value, "value": value})
+        screen.json({"game": "rift-valley", "ok": ok, "message": message,
+                     "claimed": solution.value, "value": value})
     else:
-        stdout.print(_header(file, position))
+        screen.print(_header(file, position))
         if final is not None:
             new = _new_cells(position, final)
-            stdout.print(render_board(final, highlight=new))
+            screen.print(render_board(final, highlight=new))
         if ok:
-            stdout.print(f"[bold green]ok[/]: {len(draws)} legal draws scoring {value}")
+            screen.print(f"[bold green]ok[/]: {len(draws)} legal draws scoring {value}")
         else:
-            stdout.print(f"[bold red]not ok[/]: {message}")
-    if not ok:
-        sys.exit(1)
+            screen.print(f"[bold red]not ok[/]: {message}")
+    return 0 if ok else 1
 
 
 def _new_cells(before: Position, after: Position) -> set[int]:
@@ -129,17 +133,18 @@ def _players_and_boards(files: tuple[Path, ...], players: int | None):
 
 
 def play(files: tuple[Path, ...], players: int | None, seed: int,
-         stops_block_all_colours: bool) -> None:
+         stops_block_all_colours: bool, screen: Screen) -> int:
     """Play a seeded random game on the given boards and print the rounds and final scores."""
     positions, colours, names = _players_and_boards(files, players)
     rules = Rules(stops_block_all_colours=stops_block_all_colours)
     result = play_game(positions, colours, random.Random(seed), rules=rules)
     labels = [f"{name} ({colour})" for name, colour in zip(names, colours, strict=True)]
-    stdout.print(_rounds_table(result, labels))
+    screen.print(_rounds_table(result, labels))
     for label, board in zip(labels, result.boards, strict=True):
-        stdout.print(Text(f"\n{label}", style="bold"))
-        stdout.print(render_board(board))
-    stdout.print(_scores_table(result, labels))
+        screen.print(Text(f"\n{label}", style="bold"))
+        screen.print(render_board(board))
+    screen.print(_scores_table(result, labels))
+    return 0
 
 
 def _rounds_table(result: GameResult, labels: list[str]) -> Table:
@@ -174,3 +179,91 @@ def _scores_table(result: GameResult, labels: list[str]) -> Table:
         table.add_row(str(rank), Text(colour, style=PLAYER_FG[colour]), *per_board,
                       Text(str(result.scores[colour]), style="bold"))
     return table
+
+
+KIND = "max-score"
+
+
+def solve(file: Path, draws: int | None, params: SolveParams, as_json: bool, screen: Screen,
+          rules: Rules = DEFAULT_RULES) -> int:
+    """Solve the max-score puzzle in ``file`` (``draws`` overrides its budget) and print it."""
+    position = load(file, rules)
+    with screen.status("building the model…") as status:
+        def progress(objective: float, bound: float, seconds: float) -> None:
+            status.update(f"solving: best {objective:.0f}, bound {bound:.0f}, {seconds:.1f} s")
+
+        answer = solve_max_score(position, draws, params, rules=rules, progress=progress)
+    if as_json:
+        screen.json(_json(answer))
+        return 0
+    _print(file, answer, screen)
+    return 0
+
+
+def _json(answer: Answer) -> dict:
+    s = answer.breakdown
+    return {
+        "game": "rift-valley",
+        "kind": KIND,
+        "player": answer.before.player,
+        "budget": answer.before.draws,
+        "value": answer.value,
+        "optimal": answer.optimal,
+        "bound": answer.bound,
+        "draws": answer.draw_strings(),
+        "score": {"trails": s.trails, "animals": s.animals, "tents": s.tents,
+                  "unconnected": s.unconnected, "total": s.total},
+        "wall_s": round(answer.wall_s, 3),
+        "stats": answer.stats,
+    }
+
+
+def _answer_cells(answer: Answer) -> set[int]:
+    grid = answer.before.grid
+    cells: set[int] = set()
+    for draw in answer.draws:
+        if isinstance(draw, DrawTrail):
+            cells.update(draw.trail.cells(grid))
+        else:
+            cells.add(draw.cell)
+    return cells
+
+
+def _draws_table(answer: Answer) -> Table:
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    table.add_column("#", justify="right")
+    table.add_column("draw")
+    table.add_column("element")
+    kinds = {DrawStop: "stop", DrawTrail: "trail", DrawTent: "tent"}
+    for number, (draw, text) in enumerate(zip(answer.draws, answer.draw_strings(), strict=True),
+                                          start=1):
+        table.add_row(str(number), text, kinds[type(draw)])
+    return table
+
+
+def _print(file: Path, answer: Answer, screen: Screen) -> None:
+    before, player = answer.before, answer.before.player
+    head = Text(f"{file}", style="bold")
+    head.append("  max-score for ")
+    head.append(player, style=PLAYER_FG[player])
+    head.append(", draws " + ("unlimited" if before.draws is None else str(before.draws)))
+    if before.first_stop_rule:
+        head.append(", first-stop rule")
+    screen.print(head)
+    screen.print(Text("before", style="bold underline"))
+    screen.print(render_board(before))
+    screen.print(Text(f"draws in order ({len(answer.draws)})", style="bold underline"))
+    if answer.draws:
+        screen.print(_draws_table(answer))
+    else:
+        screen.print("no draw improves the score")
+    screen.print(Text("after (new elements underlined)", style="bold underline"))
+    screen.print(render_board(answer.after, highlight=_answer_cells(answer)))
+    verdict = ("[bold green]proven optimal[/]" if answer.optimal
+               else f"[bold yellow]not proven optimal (best found; bound {answer.bound})[/]")
+    screen.print(f"score [bold]{answer.value}[/] for {player}: {verdict}, "
+                 f"replayed by the engine")
+    stats = answer.stats
+    screen.print(f"[grey50]{answer.wall_s:.2f} s, {stats.get('branches', 0)} branches, "
+                 f"{stats.get('conflicts', 0)} conflicts, {stats.get('trails', 0)} candidate "
+                 f"trails, {stats.get('stop_cells', 0)} stop cells[/]")

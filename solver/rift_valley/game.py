@@ -1,0 +1,101 @@
+"""Rift Valley Reserve as the drivers see it: the registry adapter.
+
+Every method imports the modules it needs when called, so that listing the
+games (``boardsat --help``) stays fast.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from solver.protocol import Case, Made, Options, Screen, Solved
+
+
+def _rules(options: Options) -> Any:
+    from solver.rift_valley.rules import Rules
+    return Rules(stops_block_all_colours=options["stops_block_all_colours"])
+
+
+class RiftValley:
+    """The :class:`solver.protocol.Game` of Rift Valley Reserve."""
+
+    key = "rift-valley"
+    title = "Rift Valley Reserve"
+    short = "Rift Valley"
+    prefix = "rv"
+    kinds = ("max-score",)
+    options = {
+        "show": frozenset(),
+        "solve": frozenset({"draws", "stops_block_all_colours"}),
+        "verify": frozenset({"stops_block_all_colours"}),
+        "play": frozenset({"players", "stops_block_all_colours"}),
+    }
+    horizon_unit = "draws"
+    plot_colours = {"max-score": "tab:green"}
+
+    # ---- commands
+    def show(self, path: Path, screen: Screen) -> int:
+        from solver.rift_valley import commands
+        return commands.show(path, screen)
+
+    def solve(self, path: Path, options: Options, params: Any, as_json: bool,
+              screen: Screen) -> int:
+        from solver.rift_valley import commands
+        return commands.solve(path, options["draws"], params, as_json, screen,
+                              rules=_rules(options))
+
+    def verify(self, path: Path, options: Options, as_json: bool, screen: Screen) -> int:
+        from solver.rift_valley import commands
+        return commands.verify(path, as_json, screen, rules=_rules(options))
+
+    def perft(self, path: Path, options: Options, as_json: bool, screen: Screen) -> int:
+        raise NotImplementedError("Rift Valley has no perft")
+
+    def play(self, paths: tuple[Path, ...], options: Options, seed: int, screen: Screen) -> int:
+        from solver.rift_valley import commands
+        return commands.play(paths, options["players"], seed,
+                             options["stops_block_all_colours"], screen)
+
+    # ---- the puzzle generator
+    def default_turns(self, kind: str) -> int:
+        return 1
+
+    def check_generate(self, kind: str, turns: int) -> None:
+        """Every request of kind max-score is made (``turns`` plays no part)."""
+
+    def puzzle_label(self, kind: str, turns: int) -> str:
+        return kind
+
+    def make_puzzle(self, seed: int, kind: str, turns: int) -> Made | None:
+        from solver.rift_valley.puzzlegen import make_puzzle
+        return make_puzzle(seed, kind, turns)
+
+    # ---- the benchmark runner
+    def case_turns(self, kind: str, turns: int | None) -> int | None:
+        return turns
+
+    def bench_load(self, case: Case, root: Path) -> Any:
+        from solver.rift_valley import benchcases
+        return benchcases.load(case, root)
+
+    def bench_size(self, position: Any) -> tuple[int, int]:
+        from solver.rift_valley import benchcases
+        return benchcases.size(position)
+
+    def bench_horizon(self, position: Any, case: Case) -> int | None:
+        return case.draws if case.draws is not None else position.draws
+
+    def bench_solve(self, position: Any, case: Case, params: Any) -> Solved:
+        from solver.rift_valley import benchcases
+        return benchcases.solve_cpsat(position, case, params)
+
+    def bench_exhaustive(self, position: Any, case: Case, cap: float) -> tuple[int, ...]:
+        from solver.rift_valley import benchcases
+        return benchcases.solve_exhaustive(position, case, cap)
+
+    def horizon_text(self, horizon: int | None) -> str:
+        return "any draws" if horizon is None else f"{horizon} draws"
+
+
+GAME = RiftValley()

@@ -1,0 +1,109 @@
+"""Terra Nova (Winning Moves 2006) as the drivers see it: the registry adapter.
+
+Every method imports the modules it needs when called, so that listing the
+games (``boardsat --help``) stays fast.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from solver.protocol import Case, Made, Options, Screen, Solved
+
+
+class TerraNova:
+    """The :class:`solver.protocol.Game` of Terra Nova."""
+
+    key = "terra-nova"
+    title = "Terra Nova (Winning Moves 2006)"
+    short = "Terra Nova"
+    prefix = "tn"
+    kinds = ("best-turn", "closing")
+    options = {
+        "show": frozenset(),
+        "solve": frozenset({"turns"}),
+        "verify": frozenset(),
+        "perft": frozenset({"via_model"}),
+        "play": frozenset({"turns", "out", "player_out_ends_game"}),
+    }
+    horizon_unit = "turns"
+    plot_colours = {"best-turn": "tab:blue", "closing": "tab:purple"}
+
+    # ---- commands
+    def show(self, path: Path, screen: Screen) -> int:
+        from solver.terra_nova import commands
+        return commands.show(path, screen)
+
+    def solve(self, path: Path, options: Options, params: Any, as_json: bool,
+              screen: Screen) -> int:
+        from solver.terra_nova import commands
+        return commands.solve(path, options["turns"], params, as_json, screen)
+
+    def verify(self, path: Path, options: Options, as_json: bool, screen: Screen) -> int:
+        from solver.terra_nova import commands
+        return commands.verify(path, as_json, screen)
+
+    def perft(self, path: Path, options: Options, as_json: bool, screen: Screen) -> int:
+        from solver.terra_nova import commands
+        if options["via_model"]:
+            return commands.perft_via_model(path, as_json, screen)
+        return commands.perft(path, as_json, screen)
+
+    def play(self, paths: tuple[Path, ...], options: Options, seed: int, screen: Screen) -> int:
+        from solver.errors import InputError
+        from solver.terra_nova import commands
+        if len(paths) != 1:
+            raise InputError("Terra Nova play takes exactly one position file")
+        return commands.play(paths[0], options["turns"], seed, options["out"],
+                             options["player_out_ends_game"], screen)
+
+    # ---- the puzzle generator
+    def default_turns(self, kind: str) -> int:
+        return 2 if kind == "closing" else 1
+
+    def check_generate(self, kind: str, turns: int) -> None:
+        from solver.errors import InputError
+        if kind == "closing" and not 2 <= turns <= 3:
+            raise InputError("closing puzzles are generated over 2 or 3 turns")
+        if kind != "closing" and turns != 1:
+            raise InputError("--turns is for closing puzzles")
+
+    def puzzle_label(self, kind: str, turns: int) -> str:
+        return kind + (str(turns) if kind == "closing" else "")
+
+    def make_puzzle(self, seed: int, kind: str, turns: int) -> Made | None:
+        from solver.terra_nova.puzzlegen import make_puzzle
+        return make_puzzle(seed, kind, turns)
+
+    # ---- the benchmark runner
+    def case_turns(self, kind: str, turns: int | None) -> int | None:
+        turns = turns or 1
+        if kind == "best-turn" and turns != 1:
+            raise ValueError("best-turn has turns = 1")
+        return turns
+
+    def bench_load(self, case: Case, root: Path) -> Any:
+        from solver.terra_nova import benchcases
+        return benchcases.load(case, root)
+
+    def bench_size(self, position: Any) -> tuple[int, int]:
+        from solver.terra_nova import benchcases
+        return benchcases.size(position)
+
+    def bench_horizon(self, position: Any, case: Case) -> int | None:
+        return case.turns
+
+    def bench_solve(self, position: Any, case: Case, params: Any) -> Solved:
+        from solver.terra_nova import benchcases
+        return benchcases.solve_cpsat(position, case, params)
+
+    def bench_exhaustive(self, position: Any, case: Case, cap: float) -> tuple[int, ...]:
+        from solver.terra_nova import benchcases
+        return benchcases.solve_exhaustive(position, case, cap)
+
+    def horizon_text(self, horizon: int | None) -> str:
+        return f"{horizon} turn" + ("s" if horizon != 1 else "")
+
+
+GAME = TerraNova()
