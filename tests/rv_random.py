@@ -44,7 +44,7 @@ def random_areas(grid: SquareGrid, rng: random.Random, count: int = AREA_COUNT) 
     unassigned = grid.size - count
     while unassigned:
         frontier = [(cell, areas[nb]) for cell in range(grid.size) if not areas[cell]
-                    for nb in grid.orthogonal[cell] if areas[nb]]
+                    for nb in grid.neighbours[cell] if areas[nb]]
         cell, number = rng.choice(frontier)
         areas[cell] = number
         unassigned -= 1

@@ -2,7 +2,17 @@
 
 import pytest
 
-from solver.geometry import HexGrid, SquareGrid, cell_name, column_index, column_name, parse_cell
+from solver.geometry import (
+    HexGrid,
+    Lattice,
+    SquareGrid,
+    bits,
+    cell_name,
+    column_index,
+    column_name,
+    mask_of,
+    parse_cell,
+)
 
 
 @pytest.mark.parametrize("col,letters", [(0, "a"), (25, "z"), (26, "aa"), (27, "ab"), (52, "ba")])
@@ -51,9 +61,40 @@ def test_rays_repeat_one_step_until_the_edge():
 def test_square_grid_neighbourhoods_and_segments():
     grid = SquareGrid(rows=3, cols=4)
     corner = grid.cell("a1")
-    assert len(grid.orthogonal[corner]) == 2
-    assert len(grid.king[corner]) == 3
-    assert len(grid.king[grid.cell("b2")]) == 8
+    assert len(grid.neighbours[corner]) == 2
+    assert len(grid.touching[corner]) == 3
+    assert len(grid.touching[grid.cell("b2")]) == 8
     column = grid.segment(grid.cell("a1"), grid.cell("a3"))
     assert [grid.name(c) for c in column] == ["a1", "a2", "a3"]
     assert grid.segment(grid.cell("a1"), grid.cell("b2")) is None
+
+
+@pytest.mark.parametrize("grid", [HexGrid.full(4, 5), SquareGrid(rows=4, cols=5)],
+                         ids=["hex", "square"])
+def test_both_grids_are_one_lattice(grid):
+    """The same names mean the same on both grids: step, rays, neighbours, coords, names."""
+    assert isinstance(grid, Lattice)
+    assert len(grid.coords) == grid.size
+    for cell in range(grid.size):
+        assert grid.index(*grid.coords[cell]) == cell
+        assert grid.cell(grid.name(cell)) == cell
+        steps = [grid.step(cell, d) for d in range(len(grid.directions))]
+        assert sorted(s for s in steps if s is not None) == sorted(grid.neighbours[cell])
+        for d, ray in enumerate(grid.rays[cell]):
+            assert ray[:1] == ((steps[d],) if steps[d] is not None else ())
+            for a, b in zip(ray, ray[1:], strict=False):
+                assert grid.step(a, d) == b
+            assert not ray or grid.step(ray[-1], d) is None
+
+
+def test_square_rays_run_to_the_edge():
+    grid = SquareGrid(rows=3, cols=4)
+    east = grid.rays[grid.cell("a2")][grid.directions.index("E")]
+    assert [grid.name(c) for c in east] == ["b2", "c2", "d2"]
+
+
+def test_bitboards_round_trip_in_ascending_order():
+    assert list(bits(0)) == []
+    assert list(bits(mask_of([9, 0, 3]))) == [0, 3, 9]
+    assert mask_of([]) == 0 and mask_of([2, 2]) == 4
+    assert list(bits(1 << 200 | 2)) == [1, 200]

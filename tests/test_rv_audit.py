@@ -660,7 +660,7 @@ def every_draw(position: Position, colour: str, rng: random.Random) -> list:
     for a in ends:
         for b in ends:
             out.append(DrawTrail(Trail(a, b)))
-            (ra, ca), (rb, cb) = grid.coords(a), grid.coords(b)
+            (ra, ca), (rb, cb) = grid.coords[a], grid.coords[b]
             out.append(DrawTrail(Trail(a, b, ra * grid.cols + cb)))
             out.append(DrawTrail(Trail(a, b, rb * grid.cols + ca)))
             out.append(DrawTrail(Trail(a, b, rng.randrange(grid.size))))
@@ -682,8 +682,8 @@ def random_board(rng: random.Random) -> Board:
         areas[seed] = number
     while 0 in areas:
         c = rng.choice([c for c in range(grid.size) if not areas[c]
-                        and any(areas[nb] for nb in grid.orthogonal[c])])
-        areas[c] = rng.choice([areas[nb] for nb in grid.orthogonal[c] if areas[nb]])
+                        and any(areas[nb] for nb in grid.neighbours[c])])
+        areas[c] = rng.choice([areas[nb] for nb in grid.neighbours[c] if areas[nb]])
     terrain = ["."] * grid.size
     r, c = rng.randrange(1, rows - 1), rng.randrange(0, 2)
     for _ in range(rng.randint(2, 4)):  # west–east arm

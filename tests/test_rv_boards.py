@@ -79,7 +79,7 @@ def test_the_owner_can_cross_the_rift_and_others_cannot(name):
     b, grid = position.board, position.grid
     crossings = 0
     for cell in b.rift_cells:
-        r, c = grid.coords(cell)
+        r, c = grid.coords[cell]
         steps = ((1, 0), (-1, 0)) if b.terrain[cell] == "-" else ((0, 1), (0, -1))
         ends = [grid.index(r + dr, c + dc) for dr, dc in steps]
         if None in ends or any(b.terrain[e] != "." for e in ends):

@@ -266,7 +266,7 @@ def test_legal_draws_are_exactly_the_draws_apply_accepts():
     stops = p.of("red").stops
     for a in stops:
         for b in stops:
-            (ra, ca), (rb, cb) = grid.coords(a), grid.coords(b)
+            (ra, ca), (rb, cb) = grid.coords[a], grid.coords[b]
             if a == b:
                 continue
             if ra == rb or ca == cb:

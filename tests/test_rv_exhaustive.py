@@ -40,8 +40,8 @@ def tiny_board(rng: random.Random) -> Board:
         areas[seed] = number
     while 0 in areas:
         cell = rng.choice([c for c in range(grid.size) if not areas[c]
-                           and any(areas[nb] for nb in grid.orthogonal[c])])
-        areas[cell] = rng.choice([areas[nb] for nb in grid.orthogonal[cell] if areas[nb]])
+                           and any(areas[nb] for nb in grid.neighbours[c])])
+        areas[cell] = rng.choice([areas[nb] for nb in grid.neighbours[cell] if areas[nb]])
     terrain = [OPEN] * grid.size
     row = rng.randrange(grid.rows)
     col = rng.randrange(grid.cols - 1)
@@ -113,7 +113,7 @@ def test_first_stop_rule_answer_starts_with_a_stop_away_from_animals():
     first = found.draws[0]
     assert isinstance(first, DrawStop)
     terrain = position.board.terrain
-    assert not any(terrain[nb] in ANIMALS for nb in position.grid.king[first.cell])
+    assert not any(terrain[nb] in ANIMALS for nb in position.grid.touching[first.cell])
 
 
 def test_budget_argument_overrides_the_file_and_zero_draws_keeps_the_score():

@@ -61,7 +61,8 @@ def replay(result: GameResult, boards, rules: Rules = Rules()) -> None:  # noqa:
             if first:
                 assert isinstance(turn.draw, DrawStop)
                 terrain = position.board.terrain
-                assert not any(terrain[nb] in ANIMALS for nb in position.grid.king[turn.draw.cell])
+                assert not any(terrain[nb] in ANIMALS
+                               for nb in position.grid.touching[turn.draw.cell])
             positions[turn.board] = apply_draw(position, turn.player, turn.draw, rules, first)
         if trigger_round is None and full_boards(positions) >= END_TRIGGER_BOARDS[n]:
             trigger_round = number

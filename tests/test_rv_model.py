@@ -90,7 +90,7 @@ def test_only_the_rift_owner_crosses_and_only_crosswise():
     names = {"-".join(grid.name(c) for c in t.waypoints()) for t in own}
     assert "c1-c5" in names                      # north–south across a west–east rift cell
     assert "a3-e3" not in names                  # along the rift
-    assert not any(grid.coords(t.corner)[0] == 2 for t in own if t.corner is not None
+    assert not any(grid.coords[t.corner][0] == 2 for t in own if t.corner is not None
                    and pos.board.terrain[t.corner] != ".")  # never turns on the rift
     foreign_names = {"-".join(grid.name(c) for c in t.waypoints()) for t in foreign}
     assert "c1-c5" not in foreign_names
@@ -141,9 +141,9 @@ def test_stop_rule_holds_in_unlimited_answers():
         blue = answer.after.of("blue").stops
         grid = answer.after.grid
         for s in red:
-            assert not set(grid.orthogonal[s]) & set(red)
+            assert not set(grid.neighbours[s]) & set(red)
             if rules.stops_block_all_colours:
-                assert not set(grid.orthogonal[s]) & set(blue)
+                assert not set(grid.neighbours[s]) & set(blue)
 
 
 def test_tent_limit_counts_every_colours_tents():
@@ -158,7 +158,7 @@ def test_tents_score_per_connected_adjacent_stop():
     answer = solved(position(), draws=None)
     after, grid = answer.after, answer.after.grid
     connected = {s for t in after.of("red").trails for s in t.ends}
-    expected = sum(2 for t in after.of("red").tents for nb in grid.king[t] if nb in connected)
+    expected = sum(2 for t in after.of("red").tents for nb in grid.touching[t] if nb in connected)
     assert answer.breakdown.tents == expected > 0
 
 

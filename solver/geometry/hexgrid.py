@@ -1,9 +1,10 @@
-"""Hex boards in odd-r offset layout (every odd 0-based row shifted half a hex right).
+"""Hex boards in odd-r offset layout (a :class:`~solver.geometry.lattice.Lattice`).
 
-A :class:`HexGrid` is a rectangle of ``rows × cols`` slots of which some exist.
-Existing cells get dense indices ``0…n-1`` in row-major order; every table here
-is indexed by those. Neighbour and ray tables are precomputed numpy arrays so
-engines and models can use them without recomputing geometry.
+Every odd 0-based row is shifted half a hex right. A :class:`HexGrid` is a
+rectangle of ``rows × cols`` slots of which some exist. Existing cells get
+dense indices ``0…n-1`` in row-major order; every table here is indexed by
+those. Neighbour and ray tables are precomputed numpy arrays so engines and
+models can use them without recomputing geometry.
 """
 
 from __future__ import annotations
@@ -75,6 +76,11 @@ class HexGrid:
     def size(self) -> int:
         """Number of cells."""
         return len(self._index)
+
+    @property
+    def directions(self) -> tuple[str, ...]:
+        """``E W NE NW SE SW``: the directions of :meth:`step` and :attr:`rays`."""
+        return HEX_DIRECTIONS
 
     @cached_property
     def coords(self) -> tuple[tuple[int, int], ...]:

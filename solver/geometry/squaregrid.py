@@ -1,7 +1,8 @@
-"""Rectangular boards of square cells.
+"""Rectangular boards of square cells (a :class:`~solver.geometry.lattice.Lattice`).
 
-Cells get dense indices ``row * cols + col``. Orthogonal (4) and king (8)
-neighbourhoods are precomputed; straight segments are built on demand.
+Cells get dense indices ``row * cols + col``. Side neighbours (4), touching
+cells (8: side or corner) and straight rays are precomputed; segments between
+two cells of a row or column are built on demand.
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ from functools import cached_property
 
 from solver.geometry.names import cell_name, parse_cell
 
-ORTHOGONAL: tuple[tuple[int, int], ...] = ((-1, 0), (0, 1), (1, 0), (0, -1))  # N E S W
-KING: tuple[tuple[int, int], ...] = ORTHOGONAL + ((-1, -1), (-1, 1), (1, 1), (1, -1))
+SQUARE_DIRECTIONS: tuple[str, ...] = ("N", "E", "S", "W")
+SIDES: tuple[tuple[int, int], ...] = ((-1, 0), (0, 1), (1, 0), (0, -1))  # N E S W
+CORNERS: tuple[tuple[int, int], ...] = ((-1, -1), (-1, 1), (1, 1), (1, -1))
 
 
 @dataclass(frozen=True)
@@ -27,19 +29,25 @@ class SquareGrid:
         """Number of cells."""
         return self.rows * self.cols
 
+    @property
+    def directions(self) -> tuple[str, ...]:
+        """``N E S W``: the directions of :meth:`step` and :attr:`rays`."""
+        return SQUARE_DIRECTIONS
+
     def index(self, row: int, col: int) -> int | None:
         """Dense index of ``(row, col)``, or None off the board."""
         if 0 <= row < self.rows and 0 <= col < self.cols:
             return row * self.cols + col
         return None
 
-    def coords(self, cell: int) -> tuple[int, int]:
-        """0-based ``(row, col)`` of cell index ``cell``."""
-        return divmod(cell, self.cols)
+    @cached_property
+    def coords(self) -> tuple[tuple[int, int], ...]:
+        """``coords[cell]``: the 0-based ``(row, col)`` of each cell."""
+        return tuple(divmod(cell, self.cols) for cell in range(self.size))
 
     def name(self, cell: int) -> str:
         """User-facing name of ``cell`` (``c4``)."""
-        return cell_name(*self.coords(cell))
+        return cell_name(*self.coords[cell])
 
     def cell(self, name: str) -> int:
         """Cell index of ``name``; ValueError when malformed or off the board."""
@@ -49,27 +57,48 @@ class SquareGrid:
             raise ValueError(f"'{name}' is off this {self.cols}×{self.rows} board")
         return found
 
+    def step(self, cell: int, direction: int) -> int | None:
+        """The neighbour of ``cell`` in ``SQUARE_DIRECTIONS[direction]``, or None off the board."""
+        r, c = self.coords[cell]
+        dr, dc = SIDES[direction]
+        return self.index(r + dr, c + dc)
+
     def _around(self, offsets: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
         out = []
-        for cell in range(self.size):
-            r, c = self.coords(cell)
+        for r, c in self.coords:
             found = (self.index(r + dr, c + dc) for dr, dc in offsets)
             out.append(tuple(nb for nb in found if nb is not None))
         return tuple(out)
 
     @cached_property
-    def orthogonal(self) -> tuple[tuple[int, ...], ...]:
-        """``orthogonal[i]``: the up-to-4 cells sharing a side with ``i``."""
-        return self._around(ORTHOGONAL)
+    def neighbours(self) -> tuple[tuple[int, ...], ...]:
+        """``neighbours[i]``: the up-to-4 cells sharing a side with ``i`` (N E S W order)."""
+        return self._around(SIDES)
 
     @cached_property
-    def king(self) -> tuple[tuple[int, ...], ...]:
-        """``king[i]``: the up-to-8 cells sharing a side or a corner with ``i``."""
-        return self._around(KING)
+    def touching(self) -> tuple[tuple[int, ...], ...]:
+        """``touching[i]``: the up-to-8 cells sharing a side or a corner with ``i``."""
+        return self._around(SIDES + CORNERS)
+
+    @cached_property
+    def rays(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """``rays[i][d]``: cells after ``i`` going straight in direction ``d`` to the edge."""
+        out = []
+        for cell in range(self.size):
+            per_dir = []
+            for d in range(len(SIDES)):
+                ray = []
+                cur = self.step(cell, d)
+                while cur is not None:
+                    ray.append(cur)
+                    cur = self.step(cur, d)
+                per_dir.append(tuple(ray))
+            out.append(tuple(per_dir))
+        return tuple(out)
 
     def segment(self, a: int, b: int) -> tuple[int, ...] | None:
         """Cells from ``a`` to ``b`` inclusive when they share a row or column, else None."""
-        (ra, ca), (rb, cb) = self.coords(a), self.coords(b)
+        (ra, ca), (rb, cb) = self.coords[a], self.coords[b]
         if ra == rb:
             step = 1 if cb >= ca else -1
             return tuple(self.index(ra, c) for c in range(ca, cb + step, step))

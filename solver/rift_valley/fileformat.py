@@ -169,7 +169,7 @@ def _connected(grid: SquareGrid, cells: list[int]) -> bool:
     seen = {cells[0]}
     stack = [cells[0]]
     while stack:
-        for nb in grid.orthogonal[stack.pop()]:
+        for nb in grid.neighbours[stack.pop()]:
             if nb in wanted and nb not in seen:
                 seen.add(nb)
                 stack.append(nb)

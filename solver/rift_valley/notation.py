@@ -77,7 +77,7 @@ def parse_trail(text: str, grid: SquareGrid) -> Trail:
 
 
 def _same_axis(grid: SquareGrid, a: int, b: int, c: int) -> bool:
-    (ra, ca), (rb, cb), (rc, cc) = grid.coords(a), grid.coords(b), grid.coords(c)
+    (ra, ca), (rb, cb), (rc, cc) = grid.coords[a], grid.coords[b], grid.coords[c]
     return (ra == rb == rc) or (ca == cb == cc)
 
 

@@ -89,7 +89,7 @@ def _options(position: Position, colour: str) -> list[tuple[Draw, ...]]:
             for trail in _shapes(grid, stop.cell, other):
                 if draw_problem(after, colour, DrawTrail(trail)) is None:
                     options.append((stop, DrawTrail(trail)))
-        r, c = grid.coords(stop.cell)
+        r, c = grid.coords[stop.cell]
         for dr, dc in ((0, 1), (1, 0)):
             for k in range(2, GREEDY_PAIR_REACH + 1):
                 far = grid.index(r + dr * k, c + dc * k)
@@ -106,7 +106,7 @@ def _options(position: Position, colour: str) -> list[tuple[Draw, ...]]:
 
 
 def _shapes(grid: Any, a: int, b: int) -> list[Trail]:
-    (ra, ca), (rb, cb) = grid.coords(a), grid.coords(b)
+    (ra, ca), (rb, cb) = grid.coords[a], grid.coords[b]
     if ra == rb or ca == cb:
         return [Trail(a, b)]
     return [Trail(a, b, grid.index(ra, cb)), Trail(a, b, grid.index(rb, ca))]

@@ -59,7 +59,7 @@ def _trail_links(position: Position) -> dict[int, tuple[str, set[str]]]:
         for trail in elements.trails:
             cells = trail.cells(grid)
             for a, b in zip(cells, cells[1:], strict=False):
-                (ra, ca), (rb, cb) = grid.coords(a), grid.coords(b)
+                (ra, ca), (rb, cb) = grid.coords[a], grid.coords[b]
                 there = "E" if cb > ca else "W" if cb < ca else "S" if rb > ra else "N"
                 back = {"E": "W", "W": "E", "S": "N", "N": "S"}[there]
                 links.setdefault(a, (colour, set()))[1].add(there)

@@ -105,7 +105,7 @@ def _stop_problem(position: Position, occ: Occupancy, colour: str, cell: int, ru
     if problem:
         return problem
     grid = position.grid
-    for nb in grid.orthogonal[cell]:
+    for nb in grid.neighbours[cell]:
         owner = occ.stops.get(nb)
         if owner == colour or (owner is not None and rules.stops_block_all_colours):
             return f"stops may not touch orthogonally ({owner} stop on {grid.name(nb)})"
@@ -116,7 +116,7 @@ def _stop_problem(position: Position, occ: Occupancy, colour: str, cell: int, ru
 
 def _next_to_animal(position: Position, cell: int) -> bool:
     terrain = position.board.terrain
-    return any(terrain[nb] in ANIMALS for nb in position.grid.king[cell])
+    return any(terrain[nb] in ANIMALS for nb in position.grid.touching[cell])
 
 
 def trail_problem(position: Position, occ: Occupancy, colour: str, trail: Trail) -> str | None:
@@ -127,12 +127,12 @@ def trail_problem(position: Position, occ: Occupancy, colour: str, trail: Trail)
             return f"a trail joins two {colour} stops; {grid.name(end)} is not one"
     points = trail.waypoints()
     legs = [grid.segment(a, b) for a, b in zip(points, points[1:], strict=False)]
-    (rs, cs), (re_, ce) = grid.coords(trail.start), grid.coords(trail.end)
+    (rs, cs), (re_, ce) = grid.coords[trail.start], grid.coords[trail.end]
     bent = trail.corner is not None and (rs == re_ or cs == ce)
     if trail.start == trail.end or None in legs or bent or any(len(leg) < 2 for leg in legs):
         return "a trail is straight or an L with one 90° bend between two different stops"
     for (a, b), leg in zip(zip(points, points[1:], strict=False), legs, strict=True):
-        vertical = grid.coords(a)[1] == grid.coords(b)[1]
+        vertical = grid.coords[a][1] == grid.coords[b][1]
         crosswise = RIFT_WE if vertical else RIFT_NS
         for cell in leg[1:]:
             if cell == trail.end:
@@ -189,7 +189,7 @@ def validate(position: Position, rules: Rules = DEFAULT_RULES) -> None:
 
 def _trail_shapes(position: Position, a: int, b: int) -> list[Trail]:
     grid = position.grid
-    (ra, ca), (rb, cb) = grid.coords(a), grid.coords(b)
+    (ra, ca), (rb, cb) = grid.coords[a], grid.coords[b]
     if ra == rb or ca == cb:
         return [Trail(a, b)]
     corners = sorted((grid.index(ra, cb), grid.index(rb, ca)))

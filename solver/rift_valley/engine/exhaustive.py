@@ -36,6 +36,7 @@ import time
 from bisect import bisect_left
 from dataclasses import dataclass
 
+from solver.geometry.bitboard import bits, mask_of
 from solver.rift_valley.engine.draws import Occupancy, play_draws, score, trail_problem, validate
 from solver.rift_valley.notation import Draw, DrawStop, DrawTent, DrawTrail
 from solver.rift_valley.position import OPEN, Position, Trail
@@ -75,22 +76,6 @@ class _Candidate:
     base_bound: int  # the same without its animals
 
 
-def _bits(cells) -> int:
-    mask = 0
-    for cell in cells:
-        mask |= 1 << cell
-    return mask
-
-
-def _cells_of(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 class _Search:
     """State of one exhaustive search (bit masks over cell indices)."""
 
@@ -102,15 +87,15 @@ class _Search:
         self.grid = grid
         occ = Occupancy.of(position)
         own = position.of(colour)
-        self.own_existing = _bits(own.stops)
-        self.connected_existing = _bits(c for t in own.trails for c in t.ends)
+        self.own_existing = mask_of(own.stops)
+        self.connected_existing = mask_of(c for t in own.trails for c in t.ends)
         self.own_tents = own.tents
         self.tents_left = MAX_TENTS_PER_BOARD - len(occ.tents)
-        self.occupied = _bits(c for c in range(grid.size) if occ.holds(c))
-        self.open = _bits(c for c in range(grid.size) if board.terrain[c] == OPEN)
-        self.all_stops = _bits(occ.stops)
-        self.king = [_bits(grid.king[c]) for c in range(grid.size)]
-        self.orth = [_bits(grid.orthogonal[c]) for c in range(grid.size)]
+        self.occupied = mask_of(c for c in range(grid.size) if occ.holds(c))
+        self.open = mask_of(c for c in range(grid.size) if board.terrain[c] == OPEN)
+        self.all_stops = mask_of(occ.stops)
+        self.king = [mask_of(grid.touching[c]) for c in range(grid.size)]
+        self.orth = [mask_of(grid.neighbours[c]) for c in range(grid.size)]
         self.animal_value = {c: ANIMAL_POINTS[board.terrain[c]] for c in board.animal_cells}
         near_animal = 0
         for c in board.animal_cells:
@@ -120,10 +105,10 @@ class _Search:
         for trail in own.trails:
             for cell in trail.cells(grid):
                 self.covered_existing |= self.king[cell]
-        self.covered_existing &= _bits(board.animal_cells)
+        self.covered_existing &= mask_of(board.animal_cells)
         blockers = self.own_existing if not rules.stops_block_all_colours else self.all_stops
         blocked = 0
-        for s in _cells_of(blockers):
+        for s in bits(blockers):
             blocked |= self.orth[s]
         self.new_stop_ok = self.open & ~self.occupied & ~blocked
         self.base = score(position, colour).total
@@ -133,7 +118,7 @@ class _Search:
         self.budget = free_cells + rift_cells if budget is None else budget
         self.need_first = position.first_stop_rule
         self.value_masks = tuple(
-            (points, _bits(c for c, v in self.animal_value.items() if v == points))
+            (points, mask_of(c for c, v in self.animal_value.items() if v == points))
             for points in sorted(set(self.animal_value.values())))
         # Area and animal points of the existing own trails.
         self.existing_points = self._animal_points(self.covered_existing) + sum(
@@ -160,19 +145,19 @@ class _Search:
 
     def _candidates(self, occ: Occupancy) -> list[_Candidate]:
         position, grid, board = self.position, self.grid, self.position.board
-        ends = sorted(_cells_of(self.own_existing | self.new_stop_ok))
-        own = set(_cells_of(self.own_existing))
+        ends = sorted(bits(self.own_existing | self.new_stop_ok))
+        own = set(bits(self.own_existing))
         found = []
         # Candidate trails are checked by the engine against the position with both
         # ends present as own stops; the check only reads stops at the two ends.
         for i, a in enumerate(ends):
             for b in ends[i + 1:]:
-                if a not in own and b not in own and b in grid.orthogonal[a]:
+                if a not in own and b not in own and b in grid.neighbours[a]:
                     continue
                 stops = dict(occ.stops)
                 stops[a] = stops[b] = self.colour
                 probe = Occupancy(stops, occ.tents, occ.trail_cells)
-                (ra, ca), (rb, cb) = grid.coords(a), grid.coords(b)
+                (ra, ca), (rb, cb) = grid.coords[a], grid.coords[b]
                 if ra == rb or ca == cb:
                     shapes = [Trail(a, b)]
                 else:
@@ -186,10 +171,10 @@ class _Search:
                     touched = 0
                     for c in cells:
                         touched |= self.king[c]
-                    animals = touched & _bits(self.animal_value)
+                    animals = touched & mask_of(self.animal_value)
                     gain = self._trail_gain_bound(trail, value, animals)
-                    base = gain - sum(self.animal_value[c] for c in _cells_of(animals))
-                    found.append(_Candidate(trail, _bits(cells[1:-1]), value, animals, gain,
+                    base = gain - sum(self.animal_value[c] for c in bits(animals))
+                    found.append(_Candidate(trail, mask_of(cells[1:-1]), value, animals, gain,
                                             base))
         found.sort(key=lambda c: -c.gain_bound)
         return found
@@ -198,7 +183,7 @@ class _Search:
         """Points one trail can add at most: its areas, every animal it touches, and for
         each end stop not yet connected, the existing own tents next to it that start
         counting it, plus the lifted penalty if it is an existing stop."""
-        gain = value + sum(self.animal_value[c] for c in _cells_of(animals))
+        gain = value + sum(self.animal_value[c] for c in bits(animals))
         for end in trail.ends:
             if self.connected_existing >> end & 1:
                 continue
@@ -280,7 +265,7 @@ class _Search:
         # Cells a new end stop may not take. Two new ends of one candidate are never
         # orthogonally adjacent (such pairs are not candidates).
         blocked_new = interiors | self.all_stops | new_stops
-        for s in _cells_of(new_stops):
+        for s in bits(new_stops):
             blocked_new |= self.orth[s]
         rows = self.rows
         gain = bound = None
@@ -317,7 +302,7 @@ class _Search:
         if left >= 3:
             return range(start, len(self.rows))
         found: set[int] = set()
-        for stop in _cells_of(stops):
+        for stop in bits(stops):
             ends_here = self.by_end[stop]  # ascending
             found.update(ends_here[bisect_left(ends_here, start):])
         if left == 1:
@@ -330,7 +315,7 @@ class _Search:
         own stops are never orthogonally adjacent, so no cell is next to more than
         MAX_STOPS_NEXT_TO_TENT of them)."""
         ones = twos = threes = fours = 0
-        for stop in _cells_of(stops):
+        for stop in bits(stops):
             ring = self.king[stop]
             fours |= threes & ring
             threes |= twos & ring
@@ -360,7 +345,7 @@ class _Search:
         """The ``count`` best ``(value, cell)`` tents, by value then cell number."""
         out: list[tuple[int, int]] = []
         for value, cells in tiers:
-            for cell in _cells_of(cells):
+            for cell in bits(cells):
                 if len(out) >= count:
                     return out
                 out.append((value, cell))
@@ -389,13 +374,13 @@ class _Search:
         if left < 1:
             return fixed
         blocked = 0
-        for s in _cells_of(stops if not self.rules.stops_block_all_colours
+        for s in bits(stops if not self.rules.stops_block_all_colours
                            else stops | self.all_stops):
             blocked |= self.orth[s]
         wanted = self._best_tents(tiers, min(left - 1, self.tents_left))
         wanted_cells = {c for _, c in wanted}
         pool = self._best_tents(tiers, len(wanted) + 1)
-        for spot in _cells_of(free & self.first_ok & ~blocked):
+        for spot in bits(free & self.first_ok & ~blocked):
             tents = [vc for vc in pool if vc[1] != spot][:len(wanted)]
             self._record(fixed + UNCONNECTED_STOP_PENALTY + sum(v for v, _ in tents),
                          chosen, tents, spot)

@@ -86,7 +86,7 @@ def random_policy(position: Position, colour: str, draws: list[Draw], may_pass: 
     kinds: dict[str, list[Draw]] = {}
     for draw in draws:
         if isinstance(draw, DrawTent):
-            useful = any(nb in connected for nb in grid.king[draw.cell])
+            useful = any(nb in connected for nb in grid.touching[draw.cell])
             kinds.setdefault("tent" if useful else "idle tent", []).append(draw)
         else:
             kinds.setdefault("stop" if isinstance(draw, DrawStop) else "trail", []).append(draw)

@@ -42,11 +42,11 @@ def score(position: Position, colour: str) -> Score:
         trail_points += min(TRAIL_AREA_CAP, len({board.areas[c] for c in cells}))
         connected.update(trail.ends)
         for cell in cells:
-            touched.update(grid.king[cell])
+            touched.update(grid.touching[cell])
     animal_points = sum(ANIMAL_POINTS[board.terrain[c]] for c in board.animal_cells
                         if c in touched)
     tent_points = sum(TENT_POINTS_PER_STOP
-                      for tent in own.tents for nb in grid.king[tent]
+                      for tent in own.tents for nb in grid.touching[tent]
                       if nb in connected and nb in own.stops)
     unconnected = UNCONNECTED_STOP_PENALTY * sum(1 for s in own.stops if s not in connected)
     return Score(

@@ -102,7 +102,7 @@ def new_stop_cells(position: Position, occupied: frozenset[int],
     return tuple(
         cell for cell in range(grid.size)
         if board.terrain[cell] == OPEN and cell not in occupied
-        and not any(nb in blocking for nb in grid.orthogonal[cell])
+        and not any(nb in blocking for nb in grid.neighbours[cell])
     )
 
 
@@ -120,7 +120,7 @@ def new_tent_cells(position: Position, occupied: frozenset[int],
     return tuple(
         cell for cell in range(grid.size)
         if board.terrain[cell] == OPEN and cell not in occupied
-        and any(nb in stops for nb in grid.king[cell])
+        and any(nb in stops for nb in grid.touching[cell])
     )
 
 
@@ -144,7 +144,7 @@ def _walk(position: Position, occupied: frozenset[int], start: int,
     one reached, which may be an endpoint that cannot be passed, is included)."""
     grid = position.grid
     axis = HORIZONTAL if step[0] == 0 else VERTICAL
-    r, c = grid.coords(start)
+    r, c = grid.coords[start]
     out: list[int] = []
     while True:
         r, c = r + step[0], c + step[1]

@@ -72,7 +72,8 @@ def animal_free_cells(position: Position) -> frozenset[int]:
     """Cells with no animal among their 8 neighbours (where a first stop may go)."""
     board, grid = position.board, position.grid
     animals = set(board.animal_cells)
-    return frozenset(c for c in range(grid.size) if not any(nb in animals for nb in grid.king[c]))
+    return frozenset(c for c in range(grid.size)
+                     if not any(nb in animals for nb in grid.touching[c]))
 
 
 def build_model(position: Position, draws: int | None,
@@ -165,7 +166,7 @@ def _one_trail_per_side(model: cp_model.CpModel, grid, cand: Candidates, trail: 
     for cand_trail, var in zip(cand.trails, trail, strict=True):
         interior = set(cand_trail.interior)
         for s in cand_trail.ends:
-            side = next(nb for nb in grid.orthogonal[s] if nb in interior)
+            side = next(nb for nb in grid.neighbours[s] if nb in interior)
             leaving.setdefault((s, side), []).append(var)
     for (s, _), vars_ in sorted(leaving.items()):
         if len(vars_) >= 2:
@@ -175,7 +176,7 @@ def _one_trail_per_side(model: cp_model.CpModel, grid, cand: Candidates, trail: 
 def _stop_spacing(model: cp_model.CpModel, grid, stop: dict) -> None:
     """Two new own stops are never orthogonal neighbours (existing ones are pruned already)."""
     for c in stop:
-        for nb in grid.orthogonal[c]:
+        for nb in grid.neighbours[c]:
             if nb > c and nb in stop:
                 model.add_bool_or([~stop[c], ~stop[nb]])
 
@@ -215,14 +216,14 @@ def _animals(model: cp_model.CpModel, position: Position, own_trail_cells: set[i
     for cand_trail, var in zip(cand.trails, trail, strict=True):
         near = set()
         for c in cand_trail.cells():
-            near.update(grid.king[c])
+            near.update(grid.touching[c])
         for a in sorted(near):
             if a in touching:
                 touching[a].append(var)
     terms: list[cp_model.LinearExprT] = []
     for a in board.animal_cells:
         points = ANIMAL_POINTS[board.terrain[a]]
-        if any(nb in own_trail_cells for nb in grid.king[a]):
+        if any(nb in own_trail_cells for nb in grid.touching[a]):
             terms.append(points)
             continue
         if not touching[a]:
@@ -258,7 +259,7 @@ def _tents(model: cp_model.CpModel, position: Position, tent: dict, conn: dict,
     terms: list[cp_model.LinearExprT] = []
     for t, lit in tents:
         near = {}
-        for s in grid.king[t]:
+        for s in grid.touching[t]:
             if s in conn:
                 var = model.new_bool_var(f"near_{grid.name(t)}_{grid.name(s)}")
                 model.add_implication(var, lit)
@@ -266,7 +267,7 @@ def _tents(model: cp_model.CpModel, position: Position, tent: dict, conn: dict,
                 near[s] = var
                 around.setdefault(s, []).append(var)
         for s in sorted(near):
-            for nb in grid.orthogonal[s]:
+            for nb in grid.neighbours[s]:
                 if nb > s and nb in near:
                     model.add(near[s] + near[nb] <= lit)
         if t in tent:

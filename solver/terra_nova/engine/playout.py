@@ -9,7 +9,8 @@ import random
 from collections.abc import Sequence
 
 from solver.errors import InputError
-from solver.terra_nova.engine.regions import Region, cells_of, components, tables_for
+from solver.geometry.bitboard import bits
+from solver.terra_nova.engine.regions import Region, components, tables_for
 from solver.terra_nova.engine.turngen import ACTIONS_PER_TURN, InternalAction, TurnState
 from solver.terra_nova.engine.turns import (
     STONE_SUPPLY,
@@ -43,7 +44,7 @@ def setup(board: Board, players: Sequence[str], rng: random.Random,
     count = PIECES_PER_PLAYER[len(players)] if pieces is None else pieces
     tables = tables_for(board)
     open_cells = [c for comp in components(tables, 0) if not isinstance(comp, Region)
-                  for c in cells_of(comp[0])]
+                  for c in bits(comp[0])]
     open_cells.sort()
     if count * len(players) > len(open_cells):
         raise InputError(f"{count} pieces for each of {len(players)} players do not fit on "

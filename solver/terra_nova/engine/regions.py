@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from solver.geometry.bitboard import bits
 from solver.terra_nova.position import Board
 
 MAX_REGION_LANDSCAPES = 3
@@ -91,16 +92,6 @@ def flood(
     return mask, count, lands
 
 
-def cells_of(mask: int) -> tuple[int, ...]:
-    """The cells of bitboard ``mask``, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(out)
-
-
 def new_regions(tables: BoardTables, stone: int, is_stone: Callable[[int], bool]) -> list[Region]:
     """The regions formed by a stone just placed on ``stone``.
 
@@ -119,7 +110,7 @@ def new_regions(tables: BoardTables, stone: int, is_stone: Callable[[int], bool]
         seen |= mask
         n_lands = lands.bit_count()
         if n_lands <= MAX_REGION_LANDSCAPES:
-            found.append(Region(mask, cells_of(mask), n_lands))
+            found.append(Region(mask, tuple(bits(mask)), n_lands))
     return found
 
 
@@ -140,7 +131,7 @@ def components(tables: BoardTables, stones: int) -> list[Region | tuple[int, int
         seen |= mask
         n_lands = lands.bit_count()
         if n_lands <= MAX_REGION_LANDSCAPES:
-            out.append(Region(mask, cells_of(mask), n_lands))
+            out.append(Region(mask, tuple(bits(mask)), n_lands))
         else:
             out.append((mask, n_lands))
     return out

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from solver.terra_nova.engine.regions import MULTIPLIER, BoardTables, Region, cells_of, new_regions
+from solver.geometry.bitboard import bits
+from solver.terra_nova.engine.regions import MULTIPLIER, BoardTables, Region, new_regions
 
 ACTIONS_PER_TURN = 3
 """A turn has this many actions (fewer only when no legal action is left)."""
@@ -65,10 +66,10 @@ class TurnState:
             if stones >> i & 1:
                 cell[i] = STONE_CELL
         for p, bb in enumerate(pieces):
-            for i in cells_of(bb):
+            for i in bits(bb):
                 cell[i] = PIECE_BASE + p
         self.cell = cell
-        self.my_cells = list(cells_of(pieces[player]))
+        self.my_cells = list(bits(pieces[player]))
         self.moved: list[list[int]] = []
         self.gains = [0] * self.nplayers
         self.cache = region_cache if region_cache is not None else {}

@@ -23,6 +23,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from solver.errors import InputError
+from solver.geometry.bitboard import bits
 from solver.terra_nova.engine.regions import (
     MULTIPLIER,
     Region,
@@ -170,15 +171,10 @@ def position_from(position: Position, pieces: Sequence[int], stones: int, stones
     """
     occupant = [EMPTY] * position.grid.size
     for p, bb in enumerate(pieces):
-        colour = position.players[p]
-        while bb:
-            low = bb & -bb
-            occupant[low.bit_length() - 1] = colour
-            bb ^= low
-    while stones:
-        low = stones & -stones
-        occupant[low.bit_length() - 1] = STONE
-        stones ^= low
+        for cell in bits(bb):
+            occupant[cell] = position.players[p]
+    for cell in bits(stones):
+        occupant[cell] = STONE
     to_move = position.to_move
     if advance:
         k = position.players.index(to_move)
