@@ -6,7 +6,6 @@ from solver.cpsat.harness import (
     default_workers,
     enumerate_projections,
     solve,
-    solve_lexicographic,
 )
 
 __all__ = [
@@ -15,5 +14,4 @@ __all__ = [
     "default_workers",
     "enumerate_projections",
     "solve",
-    "solve_lexicographic",
 ]

@@ -12,7 +12,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -30,16 +30,28 @@ def default_workers() -> int:
 
 @dataclass(frozen=True)
 class SolveParams:
-    """How to run CP-SAT. ``time_limit=None`` means no limit."""
+    """How to run CP-SAT. ``time_limit=None`` means no limit.
+
+    ``settings`` are further CP-SAT parameters by name (``linearization_level``,
+    ``cp_model_probing_level``, ``max_deterministic_time``, ``subsolvers``…), set
+    by the harness on every solve; a sequence value extends a repeated field.
+    """
 
     time_limit: float | None = None
     workers: int = field(default_factory=default_workers)
     seed: int = 0
     log: bool = False
+    settings: Mapping[str, Any] = field(default_factory=dict)
 
     def with_time_limit(self, seconds: float | None) -> SolveParams:
         """A copy with another time limit."""
         return replace(self, time_limit=seconds)
+
+    def with_settings(self, **settings: Any) -> SolveParams:
+        """A copy with these CP-SAT parameters added (a value of None leaves one out)."""
+        merged = dict(self.settings)
+        merged.update((k, v) for k, v in settings.items() if v is not None)
+        return replace(self, settings=merged)
 
 
 _STATUS = {
@@ -53,7 +65,7 @@ _STATUS = {
 
 @dataclass
 class SolveResult:
-    """Outcome of one solve (or of a lexicographic sequence of solves)."""
+    """Outcome of one solve."""
 
     status: str
     objective: float | None
@@ -75,6 +87,11 @@ class SolveResult:
 
 def _configure(solver: cp_model.CpSolver, params: SolveParams) -> None:
     p = solver.parameters
+    for name, value in params.settings.items():
+        if isinstance(value, (list, tuple)):
+            getattr(p, name).extend(value)
+        else:
+            setattr(p, name, value)
     p.num_workers = params.workers
     p.random_seed = params.seed
     p.log_search_progress = params.log
@@ -123,10 +140,9 @@ def solve(
     params: SolveParams,
     *,
     progress: ProgressFn | None = None,
-    solver: cp_model.CpSolver | None = None,
 ) -> tuple[cp_model.CpSolver, SolveResult]:
     """Solve ``model`` under ``params``; return the solver (to read values) and the result."""
-    solver = solver or cp_model.CpSolver()
+    solver = cp_model.CpSolver()
     _configure(solver, params)
     interrupted = [False]
     callback = _Progress(progress) if progress else None
@@ -146,85 +162,6 @@ def solve(
         interrupted=interrupted[0],
     )
     return solver, result
-
-
-def solve_lexicographic(
-    model: cp_model.CpModel,
-    objectives: Sequence[tuple[cp_model.LinearExprT, str]],
-    params: SolveParams,
-    *,
-    progress: ProgressFn | None = None,
-) -> tuple[cp_model.CpSolver, SolveResult, list[int]]:
-    """Optimise ``objectives`` in order (each ``(expr, "max"|"min")``), fixing each optimum.
-
-    Each stage hints the previous stage's solution. The time limit is shared by all
-    stages. Returns the solver holding the last stage's solution, a combined result
-    (``optimal`` only if every stage was proven optimal; ``objective`` is the first
-    stage's value) and the per-stage values. A stage that finds no proof keeps its
-    best value fixed and the remaining stages still run, so the answer is always
-    the best one found.
-    """
-    start = time.perf_counter()
-    values: list[int] = []
-    all_optimal = True
-    interrupted = False
-    first_bound: float | None = None
-    totals: dict[str, Any] = {}
-    solver = cp_model.CpSolver()
-    last: SolveResult | None = None
-    for stage, (expr, sense) in enumerate(objectives):
-        model.clear_objective()
-        if sense == "max":
-            model.maximize(expr)
-        elif sense == "min":
-            model.minimize(expr)
-        else:
-            raise ValueError(f"objective sense must be 'max' or 'min', not {sense!r}")
-        remaining = None
-        if params.time_limit is not None:
-            remaining = max(0.01, params.time_limit - (time.perf_counter() - start))
-        stage_params = params.with_time_limit(remaining)
-        solver = cp_model.CpSolver()
-        solver, last = solve(
-            model, stage_params, progress=progress if stage == 0 else None, solver=solver
-        )
-        for key, value in last.stats.items():
-            totals[key] = totals.get(key, 0) + value
-        if not last.feasible:
-            return solver, replace(last, wall_s=time.perf_counter() - start, stats=totals), values
-        value = round(last.objective)
-        if stage == 0:
-            first_bound = last.bound
-        values.append(value)
-        all_optimal &= last.optimal
-        interrupted |= last.interrupted
-        model.add(expr == value)
-        _hint_from(model, solver)
-        if interrupted:
-            break
-    model.clear_objective()
-    assert last is not None
-    return (
-        solver,
-        SolveResult(
-            status="optimal" if all_optimal and not interrupted else "feasible",
-            objective=values[0] if values else None,
-            bound=first_bound,
-            wall_s=time.perf_counter() - start,
-            stats=totals,
-            interrupted=interrupted,
-        ),
-        values,
-    )
-
-
-def _hint_from(model: cp_model.CpModel, solver: cp_model.CpSolver) -> None:
-    """Hint every model variable with its value in ``solver``'s last solution."""
-    model.clear_hints()
-    proto = model.proto
-    for index in range(len(proto.variables)):
-        var = model.get_int_var_from_proto_index(index)
-        model.add_hint(var, solver.value(var))
 
 
 def enumerate_projections(

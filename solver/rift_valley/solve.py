@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ortools.sat.python import cp_model
-
 from solver.cpsat import SolveParams, solve
 from solver.cpsat.harness import ProgressFn
 from solver.errors import EngineDisagreement, PuzzleError
@@ -65,7 +63,7 @@ def solve_max_score(position: Position, draws: int | None = None,
         position = position.replace(draws=draws)
     validate(position, rules)
     built = build_model(position, position.draws, rules.stops_block_all_colours)
-    solver, result = solve(built.model, params, progress=progress, solver=configured_solver())
+    solver, result = solve(built.model, params.with_settings(**SETTINGS), progress=progress)
     stats = dict(result.stats, trails=len(built.candidates.trails),
                  stop_cells=len(built.candidates.stop_cells),
                  tent_cells=len(built.candidates.tent_cells), status=result.status)
@@ -92,24 +90,19 @@ def solve_max_score(position: Position, draws: int | None = None,
                   stats=stats)
 
 
-def configured_solver() -> cp_model.CpSolver:
-    """A CP-SAT solver whose tree search uses the full LP relaxation.
-
-    Most of this model is clauses (a trail needs its stops, a tent its
-    connected stops); the LP only sees them at linearization level 2, and with
-    them its bound is several times tighter (measured: 5–20× fewer branches on
-    the random cross-check boards). With one worker the main search takes the
-    level from the base parameters; with more, the portfolio's full-problem
-    slots are filled from ``max_lp`` first.
-    """
-    solver = cp_model.CpSolver()
-    solver.parameters.linearization_level = 2
-    solver.parameters.subsolvers.extend(FULL_SUBSOLVERS)
-    return solver
-
-
 FULL_SUBSOLVERS = ("max_lp", "default_lp", "core", "quick_restart", "no_lp")
 """Full-problem CP-SAT subsolvers, in the order worker slots are given to them."""
+
+SETTINGS = {"linearization_level": 2, "subsolvers": FULL_SUBSOLVERS}
+"""CP-SAT parameters of every max-score solve: the tree search uses the full LP relaxation.
+
+Most of this model is clauses (a trail needs its stops, a tent its connected
+stops); the LP only sees them at linearization level 2, and with them its bound
+is several times tighter (measured: 5–20× fewer branches on the random
+cross-check boards). With one worker the main search takes the level from the
+base parameters; with more, the portfolio's full-problem slots are filled from
+``max_lp`` first.
+"""
 
 
 def replay(position: Position, draws: tuple[Draw, ...], rules: Rules) -> Position:

@@ -16,13 +16,14 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from solver.cpsat import SolveParams, solve
+from solver.cpsat import SolveParams
+from solver.cpsat.uniqueness import unique_answer
 from solver.errors import EngineDisagreement
 from solver.rift_valley.engine.draws import play_draws, score
 from solver.rift_valley.model.max_score import build_model
 from solver.rift_valley.notation import Draw
 from solver.rift_valley.position import Position
-from solver.rift_valley.solve import configured_solver
+from solver.rift_valley.solve import SETTINGS
 
 
 @dataclass(frozen=True)
@@ -38,13 +39,6 @@ class Checked:
     stats: dict[str, Any] = field(default_factory=dict)
 
 
-def _solver(effort: float | None) -> cp_model.CpSolver:
-    solver = configured_solver()
-    if effort is not None:
-        solver.parameters.max_deterministic_time = effort
-    return solver
-
-
 def check_unique(position: Position, params: SolveParams | None = None,
                  effort: float | None = None) -> Checked | None:
     """Solve ``position``'s max-score puzzle and check that its optimal answer is unique.
@@ -53,33 +47,26 @@ def check_unique(position: Position, params: SolveParams | None = None,
     unlike a wall-clock limit). Returns None when the optimum is not proven. The
     answer is replayed through the engine, which must give the same score.
     """
-    params = params or SolveParams(workers=1)
+    params = (params or SolveParams(workers=1)).with_settings(
+        **SETTINGS, max_deterministic_time=effort)
     built = build_model(position, position.draws)
-    model = built.model
     elements = list(built.stop.values()) + list(built.trail) + list(built.tent.values())
-    solver, first = solve(model, params, solver=_solver(effort))
-    if not first.optimal:
+    found: dict[str, tuple[Draw, ...]] = {}
+
+    def replay(solver: cp_model.CpSolver) -> None:
+        draws = tuple(built.draws(solver))
+        total = score(play_draws(position.replace(draws=None), draws), position.player).total
+        value = solver.value(built.objective)
+        if total != value:
+            raise EngineDisagreement(f"the model scores its answer {value}, the engine {total}")
+        found["draws"] = draws
+
+    checked = unique_answer(built.model, [(built.objective, "max"), (sum(elements), "min")],
+                            elements, params, found=replay)
+    if checked is None:
         return None
-    value = round(first.objective)
-    model.add(built.objective == value)
-    model.clear_objective()
-    model.minimize(sum(elements))
-    solver, second = solve(model, params, solver=_solver(effort))
-    if not second.optimal:
-        return None
-    count = round(second.objective)
-    model.clear_objective()
-    model.add(sum(elements) == count)
-    found = [solver.boolean_value(v) for v in elements]
-    draws = tuple(built.draws(solver))
-    final = play_draws(position.replace(draws=None), draws)
-    if score(final, position.player).total != value:
-        raise EngineDisagreement(f"the model scores its answer {value}, the engine "
-                                 f"{score(final, position.player).total}")
-    model.add_bool_or([~v if on else v for v, on in zip(elements, found, strict=True)])
-    _, third = solve(model, params, solver=_solver(effort))
-    unique = True if third.status == "infeasible" else False if third.feasible else None
+    first, second = checked.stages
     stats = {"branches": first.stats["branches"] + second.stats["branches"],
              "conflicts": first.stats["conflicts"] + second.stats["conflicts"],
-             "wall_s": round(first.wall_s + second.wall_s + third.wall_s, 3)}
-    return Checked(value, draws, unique, stats)
+             "wall_s": round(first.wall_s + second.wall_s + checked.check.wall_s, 3)}
+    return Checked(round(first.objective), found["draws"], checked.unique, stats)

@@ -1,8 +1,9 @@
 """Solving Terra Nova puzzles with the CP-SAT model, every answer replayed by the engine.
 
-``solve_puzzle`` poses best-turn or closing puzzles to :class:`~solver.terra_nova.model.TurnModel`,
-reads the line back and replays it through the reference engine; any difference
-in legality or points raises :class:`~solver.errors.EngineDisagreement`.
+``solve_puzzle`` poses best-turn or closing puzzles to
+:class:`~solver.terra_nova.model.turn_model.TurnModel`, reads the line back and
+replays it through the reference engine; any difference in legality or points
+raises :class:`~solver.errors.EngineDisagreement`.
 ``verify_solution`` checks a file's ``[solution]`` with the engine alone, and
 ``perft_via_model`` counts legal turns by enumerating the model's solutions.
 """
@@ -17,6 +18,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from solver.cpsat import SolveParams, enumerate_projections, solve
+from solver.cpsat.objectives import Goal, Lexicographic, lexicographic
 from solver.errors import EngineDisagreement, InputError, PuzzleError
 from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.model.geometry import ACTIONS_PER_TURN
@@ -85,12 +87,22 @@ def puzzle_of(position: Position, turns: int | None) -> tuple[str, int, int | No
     return "max-points", puzzle.turns or 1, None
 
 
-def _solver(kind: str = "max-points") -> cp_model.CpSolver:
-    solver = cp_model.CpSolver()
-    solver.parameters.cp_model_probing_level = PROBING_LEVEL
+def settings(kind: str = "max-points") -> dict[str, int]:
+    """The CP-SAT parameters Terra Nova models solve with (``SolveParams.settings``)."""
+    chosen = {"cp_model_probing_level": PROBING_LEVEL}
     if kind == "best-turn":
-        solver.parameters.linearization_level = BEST_TURN_LINEARIZATION_LEVEL
-    return solver
+        chosen["linearization_level"] = BEST_TURN_LINEARIZATION_LEVEL
+    return chosen
+
+
+def line_objective(tm: TurnModel, turns: int, actions: bool) -> Lexicographic:
+    """The rules' order of lines as one objective: own points up, others' points down,
+    then (``actions``) fewer actions. Bounds: ``actions <= 3 * turns`` and others'
+    points ``<= tm.others_upper_bound()`` (every candidate region closes at most once)."""
+    goals = [Goal(tm.own_points(), "max"), Goal(tm.other_points(), "min", tm.others_upper_bound())]
+    if actions:
+        goals.append(Goal(tm.actions(), "min", ACTIONS_PER_TURN * turns))
+    return lexicographic(goals)
 
 
 def solve_puzzle(position: Position, turns: int | None = None,
@@ -120,34 +132,21 @@ def _note(progress: Progress | None, text: str) -> None:
 
 def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
               progress: Progress | None, start: float) -> Answer:
-    """Best-turn or max-points: one weighted objective, exactly lexicographic.
-
-    Weights: ``actions <= 3 * turns < B`` and ``others <= U`` (every candidate
-    region closes at most once), so ``own * A - others * B - actions`` with
-    ``B = 3 * turns + 1`` and ``A = B * (U + 1)`` orders lines exactly as
-    (max own, min others, min actions). Best-turn drops the actions term.
-    """
+    """Best-turn or max-points: one exactly lexicographic objective (:func:`line_objective`):
+    most own points, then fewest points to others, then (closing) fewest actions."""
     _note(progress, "building the model")
     tm = TurnModel(position, horizon)
     build = time.perf_counter() - start
-    bound = tm.others_upper_bound()
-    if kind == "best-turn":
-        b, a = 1, bound + 1
-        objective = tm.own_points() * a - tm.other_points()
-    else:
-        b = ACTIONS_PER_TURN * horizon + 1
-        a = b * (bound + 1)
-        objective = tm.own_points() * a - tm.other_points() * b - tm.actions()
-    tm.model.maximize(objective)
+    objective = line_objective(tm, horizon, actions=kind != "best-turn")
+    tm.model.maximize(objective.expr)
     tm.hint_line(_first_line(position, horizon))
 
     def report(obj: float, best: float, wall: float) -> None:
-        own = -(-round(obj) // a)
-        top = -(-round(best) // a)
+        own, top = objective.leading(obj), objective.leading(best)
         _note(progress, f"best found: {own} points (bound {top}) after {wall:.1f}s")
 
     _note(progress, f"solving ({len(tm.candidates)} candidate regions)")
-    solver, result = solve(tm.model, params, progress=report, solver=_solver(kind))
+    solver, result = solve(tm.model, params.with_settings(**settings(kind)), progress=report)
     if not result.feasible:
         if result.status == "infeasible":
             return _forced_pass(position, kind, horizon, start, build, result)
@@ -221,7 +220,8 @@ def _min_turns(position: Position, cap: int, target: int | None, params: SolvePa
         remaining = params.time_limit
         if remaining is not None:
             remaining = max(0.01, remaining - (time.perf_counter() - start))
-        solver, result = solve(tm.model, params.with_time_limit(remaining), solver=_solver())
+        solver, result = solve(tm.model,
+                               params.with_time_limit(remaining).with_settings(**settings()))
         if result.feasible:
             answer = _answer(position, "min-turns", tm, solver, result, start, build)
             answer.optimal = answer.optimal and proven

@@ -6,9 +6,9 @@ pieces, stones and points of every player. The objective tuple is the rules'
 (best-turn: points, then others' points; closing: also fewest actions).
 
 :func:`check_unique` is the authoritative check: solve the
-:class:`~solver.terra_nova.model.TurnModel` lexicographically, fix every
-objective at its optimum, add the clause "some final-state variable differs
-from the found answer" and solve again: INFEASIBLE means unique. The found line
+:class:`~solver.terra_nova.model.turn_model.TurnModel` with the rules' order of
+lines as one objective, fix it at its optimum, add the clause "some final-state
+variable differs from the found answer" and solve again: INFEASIBLE means unique. The found line
 is replayed through the reference engine, which must agree on the objective.
 
 :func:`engine_finals` is a cheap exact pre-filter on the engine side: it finds
@@ -24,15 +24,16 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from solver.cpsat import SolveParams, solve
+from solver.cpsat import SolveParams
+from solver.cpsat.uniqueness import unique_answer
 from solver.errors import EngineDisagreement
 from solver.terra_nova.engine.exhaustive import OneTurnSearch, SearchClock
-from solver.terra_nova.engine.turngen import ACTIONS_PER_TURN, TurnState
+from solver.terra_nova.engine.turngen import TurnState
 from solver.terra_nova.engine.turns import play_line, turn_state
 from solver.terra_nova.model.turn_model import TurnModel
 from solver.terra_nova.notation import Turn
 from solver.terra_nova.position import Position
-from solver.terra_nova.solve import PROBING_LEVEL
+from solver.terra_nova.solve import line_objective, settings
 
 
 @dataclass(frozen=True)
@@ -50,27 +51,6 @@ class Checked:
     stats: dict[str, Any] = field(default_factory=dict)
 
 
-def weighted_objective(tm: TurnModel, turns: int) -> cp_model.LinearExprT:
-    """One objective ordering lines exactly as the rules do (own points up, others' points
-    down, for closing also actions down), with the weights of
-    :func:`solver.terra_nova.solve.solve_puzzle`: ``actions <= 3 * turns < B`` and
-    others' points ``<= U``, so ``own * A - others * B - actions`` with
-    ``A = B * (U + 1)`` is lexicographic."""
-    bound = tm.others_upper_bound()
-    if turns == 1:
-        return tm.own_points() * (bound + 1) - tm.other_points()
-    b = ACTIONS_PER_TURN * turns + 1
-    return tm.own_points() * (b * (bound + 1)) - tm.other_points() * b - tm.actions()
-
-
-def _solver(effort: float | None) -> cp_model.CpSolver:
-    solver = cp_model.CpSolver()
-    solver.parameters.cp_model_probing_level = PROBING_LEVEL
-    if effort is not None:
-        solver.parameters.max_deterministic_time = effort
-    return solver
-
-
 def check_unique(position: Position, turns: int, params: SolveParams | None = None,
                  effort: float | None = None) -> Checked | None:
     """Solve the puzzle over ``turns`` turns and check that its final position is unique.
@@ -78,44 +58,34 @@ def check_unique(position: Position, turns: int, params: SolveParams | None = No
     ``effort`` limits each solve in CP-SAT deterministic seconds (reproducible).
     Returns None when the optimum is not proven within it.
     """
-    params = params or SolveParams(workers=1)
+    params = (params or SolveParams(workers=1)).with_settings(
+        **settings(), max_deterministic_time=effort)
     start = time.perf_counter()
     tm = TurnModel(position, turns)
-    model = tm.model
     finals = tm.state_vars()
-    objective = weighted_objective(tm, turns)
-    model.maximize(objective)
-    solver, first = solve(model, params, solver=_solver(effort))
-    if not first.optimal:
+    objective = line_objective(tm, turns, actions=turns > 1)
+    found: dict[str, Any] = {}
+
+    def replay(solver: cp_model.CpSolver) -> None:
+        line = tuple(tm.line(solver))
+        key = (int(solver.value(tm.own_points())), int(solver.value(tm.other_points())))
+        if turns > 1:
+            key += (int(solver.value(tm.actions())),)
+        outcome = play_line(position, line)
+        engine_key = (outcome.points, outcome.others) + ((outcome.actions,) if turns > 1 else ())
+        if engine_key != key:
+            raise EngineDisagreement(
+                f"the model's line is worth {key}, the engine says {engine_key}")
+        found.update(line=line, key=key)
+
+    checked = unique_answer(tm.model, [(objective.expr, "max")], finals, params, found=replay)
+    if checked is None:
         return None
-    line = tuple(tm.line(solver))
-    key = (int(solver.value(tm.own_points())), int(solver.value(tm.other_points())))
-    if turns > 1:
-        key += (int(solver.value(tm.actions())),)
-    outcome = play_line(position, line)
-    engine_key = (outcome.points, outcome.others) + ((outcome.actions,) if turns > 1 else ())
-    if engine_key != key:
-        raise EngineDisagreement(f"the model's line is worth {key}, the engine says {engine_key}")
-    model.clear_objective()
-    model.add(objective == round(first.objective))
-    differs = []
-    for var in finals:
-        if isinstance(var, int):
-            continue
-        value = solver.value(var)
-        if list(var.proto.domain) == [0, 1]:
-            differs.append(~var if value else var)
-        else:
-            flag = model.new_bool_var(f"differs_{var.name}")
-            model.add(var != value).only_enforce_if(flag)
-            differs.append(flag)
-    model.add_bool_or(differs)
-    _, last = solve(model, params, solver=_solver(effort))
-    unique = True if last.status == "infeasible" else False if last.feasible else None
+    first, last = checked.stages[0], checked.check
     stats = {"branches": first.stats["branches"] + last.stats["branches"],
              "conflicts": first.stats["conflicts"] + last.stats["conflicts"],
              "wall_s": round(time.perf_counter() - start, 3)}
-    return Checked(key, line, unique, stats)
+    return Checked(found["key"], found["line"], checked.unique, stats)
 
 
 # ------------------------------------------------------------------ engine pre-filter
