@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
+from solver.cpsat.constraints import not_adjacent
 from solver.rift_valley.model.candidates import Candidates, area_score, candidates
 from solver.rift_valley.notation import Draw, DrawStop, DrawTent, DrawTrail
 from solver.rift_valley.position import Position
@@ -101,7 +102,8 @@ def build_model(position: Position, draws: int | None,
 
     _one_element_per_cell(model, grid.size, stop, tent, passing)
     _one_trail_per_side(model, grid, cand, trail, stop_lit)
-    _stop_spacing(model, grid, stop)
+    # two new own stops are never orthogonal neighbours (existing ones are pruned already)
+    not_adjacent(model, stop, grid.neighbours)
 
     own = position.of(position.player)
     own_trail_cells = {c for t in own.trails for c in t.cells(grid)}
@@ -171,14 +173,6 @@ def _one_trail_per_side(model: cp_model.CpModel, grid, cand: Candidates, trail: 
     for (s, _), vars_ in sorted(leaving.items()):
         if len(vars_) >= 2:
             model.add(sum(vars_) <= stop_lit[s])
-
-
-def _stop_spacing(model: cp_model.CpModel, grid, stop: dict) -> None:
-    """Two new own stops are never orthogonal neighbours (existing ones are pruned already)."""
-    for c in stop:
-        for nb in grid.neighbours[c]:
-            if nb > c and nb in stop:
-                model.add_bool_or([~stop[c], ~stop[nb]])
 
 
 def _new_stops_connected(model: cp_model.CpModel, stop: dict, conn: dict,

@@ -36,12 +36,20 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
+from solver.cpsat.constraints import (
+    Lit,
+    all_of,
+    as_expr,
+    at_least,
+    below,
+    clause,
+    equal_flag,
+    live,
+    negate,
+)
 from solver.terra_nova.model.geometry import ACTIONS_PER_TURN, Candidate, Geometry
 from solver.terra_nova.notation import Move, Stone, Turn
 from solver.terra_nova.position import Position
-
-Lit = object
-"""A model literal, or the Python constants ``True``/``False``."""
 
 MAX_NEW_REGIONS = 3
 """One stone closes at most 3 regions (its 6 neighbours form at most 3 separate arcs)."""
@@ -83,32 +91,7 @@ class TurnModel:
 
     def _clause(self, lits: list[Lit]) -> None:
         """Add the clause ``OR lits``, folding Python constants."""
-        out = []
-        for lit in lits:
-            if lit is True:
-                return
-            if lit is False:
-                continue
-            out.append(lit)
-        if not out:
-            self.model.add_bool_or([self._false])
-        else:
-            self.model.add_bool_or(out)
-
-    @staticmethod
-    def _neg(lit: Lit) -> Lit:
-        if lit is True:
-            return False
-        if lit is False:
-            return True
-        return ~lit
-
-    def _as_expr(self, lit: Lit) -> cp_model.LinearExprT:
-        if lit is True:
-            return 1
-        if lit is False:
-            return 0
-        return lit
+        clause(self.model, lits, self._false)
 
     # ------------------------------------------------------------------ build
 
@@ -125,7 +108,6 @@ class TurnModel:
         self.src_of: list[dict[int, Lit]] = []
         self.dst_of: list[dict[int, Lit]] = []
         self.place: list[dict[int, Lit]] = []
-        self.enter: list[dict[tuple[int, int], Lit]] = []
         self.scores: list[RegionScore] = []
         self._region_vars()
         for s in range(self.steps):
@@ -159,18 +141,12 @@ class TurnModel:
         # stones: a new literal only after a step where a stone may land on the cell
         current = dict.fromkeys(self.stone_cells, False)
         self.stone.append(dict(current))
-        self._stone_changes: list[set[int]] = []
         for s in range(self.steps):
-            cells = set(geo.stone_cells_at(s))
-            self._stone_changes.append(cells)
             nxt = dict(current)
-            for x in sorted(cells):
+            for x in sorted(set(geo.stone_cells_at(s))):
                 nxt[x] = self._bool(f"stone_{s + 1}_{x}")
             self.stone.append(nxt)
             current = nxt
-
-    def _own_at(self, tau: int, c: int) -> Lit:
-        return self.own[tau].get(c, False)
 
     def _stone_at(self, tau: int, c: int) -> Lit:
         return self.stone[tau].get(c, False)
@@ -204,7 +180,7 @@ class TurnModel:
                 inner = [lit for lit in inner if lit is not False]
                 if inner:
                     self.model.add(sum(inner) == 0).only_enforce_if(var)
-                self._clause([var] + [self._neg(self._stone_at(tau, b)) for b in cand.boundary]
+                self._clause([var] + [negate(self._stone_at(tau, b)) for b in cand.boundary]
                              + inner)
                 if row[-1] is not False:
                     # Sound: a closed region is walled by stones and emptied of pieces,
@@ -249,56 +225,43 @@ class TurnModel:
         most = len(own_terms)
         zero = [0] * len(self.others)
 
-        def indicator(threshold: int, name: str) -> Lit:
-            """A literal for ``own_count >= threshold``."""
-            if threshold <= 0:
-                return True
-            if threshold > most:
-                return False
-            lit = self._bool(name)
-            m.add(own_count >= threshold).only_enforce_if(lit)
-            m.add(own_count <= threshold - 1).only_enforce_if(~lit)
-            return lit
-
-        def conj(a: Lit, b: Lit, name: str) -> Lit:
-            if a is False or b is False:
-                return False
-            if a is True:
-                return b
-            if b is True:
-                return a
-            lit = self._bool(name)
-            m.add_bool_and([a, b]).only_enforce_if(lit)
-            m.add_bool_or([~a, ~b]).only_enforce_if(~lit)
-            return lit
-
         tag = f"{i}_{s}"
-        above = indicator(top + 1, f"above_{tag}")
-        win = conj(closes, above, f"win_{tag}")
-        own_points = value * self._as_expr(win)
+        above = at_least(m, own_count, top + 1, most, f"above_{tag}")
+        win = all_of(m, [closes, above], f"win_{tag}")
+        own_points = value * as_expr(win)
         other_points = list(zero)
         if top > 0:
-            level = indicator(top, f"level_{tag}")
-            tie = conj(closes, conj(level, self._neg(above), f"eq_{tag}"), f"tie_{tag}")
-            lose = conj(closes, self._neg(level), f"lose_{tag}")
+            level = at_least(m, own_count, top, most, f"level_{tag}")
+            tie = all_of(m, [closes, all_of(m, [level, negate(above)], f"eq_{tag}")],
+                         f"tie_{tag}")
+            lose = all_of(m, [closes, negate(level)], f"lose_{tag}")
             share_tie = value // (len(tied) + 1)
             share_lose = value // len(tied)
-            own_points = own_points + share_tie * self._as_expr(tie)
+            own_points = own_points + share_tie * as_expr(tie)
             for j in tied:
-                other_points[j] = (share_tie * self._as_expr(tie)
-                                   + share_lose * self._as_expr(lose))
+                other_points[j] = share_tie * as_expr(tie) + share_lose * as_expr(lose)
         return RegionScore(i, s, closes, own_points, other_points)
 
     # ------------------------------------------------------------------ steps
 
     def _step(self, s: int) -> None:
-        geo, m = self.geo, self.model
-        k = s % ACTIONS_PER_TURN
-        nbrs = self.grid.neighbours
-        table = self.grid.neighbour_table
-        own, own_next = self.own[s], self.own[s + 1]
+        """Action step ``s``: one move, one stone or nothing, and the state it leads to."""
+        src_of, dst_of = self._moves(s)
+        place = self._stones(s)
+        is_none = self._one_action(s, src_of, dst_of, place)
+        self._turn_ends_only_when_stuck(s, is_none)
+        removed = self._closings(s, place)
+        self._transition(s, src_of, dst_of, removed)
 
-        # ---- moves: source, direction, entered cells, stop
+    def _moves(self, s: int) -> tuple[dict[int, Lit], dict[int, Lit]]:
+        """A move: a source, one of six directions, entered cells and a stopping cell.
+
+        Every entered cell must be free at that moment. Returns the literals "the
+        move starts at ``a``" and "the move stops at ``c``".
+        """
+        geo, m = self.geo, self.model
+        own = self.own[s]
+        table = self.grid.neighbour_table
         enter: dict[tuple[int, int], Lit] = {}
         starts: dict[int, list[Lit]] = {}
         stops: dict[int, list[Lit]] = {}
@@ -331,7 +294,6 @@ class TurnModel:
                     m.add(ent[nxt] == out)
                 else:
                     m.add(out == 0)
-        self.enter.append(enter)
 
         src_of: dict[int, Lit] = {}
         for a in sorted(starts):
@@ -346,37 +308,45 @@ class TurnModel:
             dst_of[c] = var
         self.src_of.append(src_of)
         self.dst_of.append(dst_of)
+        self._entered_cells_free(s, enter)
+        return src_of, dst_of
 
-        # every entered cell is free at that moment
+    def _entered_cells_free(self, s: int, enter: dict[tuple[int, int], Lit]) -> None:
+        """Every cell a move enters holds no piece and no stone at that moment."""
+        own = self.own[s]
         entered: dict[int, list[Lit]] = {}
         for (_d, c), var in enter.items():
             entered.setdefault(c, []).append(var)
         for c in sorted(entered):
-            terms = list(entered[c])
-            for lit in (own.get(c, False), self._stone_at(s, c)):
-                if lit is not False:
-                    terms.append(lit)
-            m.add(sum(terms) <= 1)
+            terms = list(entered[c]) + live((own.get(c, False), self._stone_at(s, c)))
+            self.model.add(sum(terms) <= 1)
 
-        # ---- stones
+    def _stones(self, s: int) -> dict[int, Lit]:
+        """A stone goes on a free cell next to a piece moved earlier in this turn."""
+        m = self.model
+        own = self.own[s]
         place: dict[int, Lit] = {}
-        for x in geo.stone_cells_at(s):
+        for x in self.geo.stone_cells_at(s):
             var = self._bool(f"place_{s}_{x}")
             place[x] = var
-            m.add_implication(var, self._neg(self._stone_at(s, x)))
+            m.add_implication(var, negate(self._stone_at(s, x)))
             if own.get(x, False) is not False:
                 m.add_implication(var, ~own[x])
-            anchors = [self.moved[s][c] for c in nbrs[x]
-                       if self.moved[s].get(c, False) is not False]
+            anchors = live(self.moved[s].get(c, False) for c in self.grid.neighbours[x])
             self._clause([~var] + anchors)
-            m.add(self.stone[s + 1][x] == self._as_expr(self._stone_at(s, x)) + var)
+            m.add(self.stone[s + 1][x] == as_expr(self._stone_at(s, x)) + var)
         self.place.append(place)
+        return place
 
-        # ---- step kind
+    def _one_action(self, s: int, src_of: dict[int, Lit], dst_of: dict[int, Lit],
+                    place: dict[int, Lit]) -> Lit:
+        """Each step is exactly one of move, stone or none; once a turn is over it stays
+        over. Returns the *none* literal."""
+        m = self.model
         is_move = self._bool(f"move_{s}") if src_of else False
         is_stone = self._bool(f"stone_{s}") if place else False
         is_none = self._bool(f"none_{s}")
-        m.add_exactly_one([lit for lit in (is_move, is_stone, is_none) if lit is not False])
+        m.add_exactly_one(live((is_move, is_stone, is_none)))
         if src_of:
             m.add(sum(src_of.values()) == is_move)
             m.add(sum(dst_of.values()) == is_move)
@@ -385,11 +355,15 @@ class TurnModel:
         self.is_move.append(is_move)
         self.is_stone.append(is_stone)
         self.is_none.append(is_none)
-        if k > 0:
-            # once a turn is over it stays over
+        if s % ACTIONS_PER_TURN > 0:
             m.add_implication(self.is_none[s - 1], is_none)
+        return is_none
 
-        # ---- a turn may stop only when no legal action is left
+    def _turn_ends_only_when_stuck(self, s: int, is_none: Lit) -> None:
+        """A turn may stop only when no legal move and no legal stone is left."""
+        geo = self.geo
+        own = self.own[s]
+        table = self.grid.neighbour_table
         for a in self.reach:
             if own[a] is False:
                 continue
@@ -397,61 +371,73 @@ class TurnModel:
                 b = int(table[a, d])
                 if b < 0 or geo.static_block[b]:
                     continue
-                self._clause([~is_none, self._neg(own[a]), own.get(b, False),
-                              self._stone_at(s, b)])
-        supply_ok = self._supply_ok(s) if k > 0 else False
-        if supply_ok is not False:
-            stoneable = set(geo.stone_cells_at(s))
-            for c in self.reach:
-                mv = self.moved[s][c]
-                if mv is False:
+                self._clause([~is_none, negate(own[a]), own.get(b, False), self._stone_at(s, b)])
+        supply_ok = self._supply_ok(s) if s % ACTIONS_PER_TURN > 0 else False
+        if supply_ok is False:
+            return
+        stoneable = set(geo.stone_cells_at(s))
+        for c in self.reach:
+            mv = self.moved[s][c]
+            if mv is False:
+                continue
+            for x in self.grid.neighbours[c]:
+                if geo.static_block[x]:
                     continue
-                for x in nbrs[c]:
-                    if geo.static_block[x]:
-                        continue
-                    # every free cell next to a possibly moved piece has a stone variable
-                    assert x in stoneable
-                    self._clause([~is_none, self._neg(supply_ok), ~mv, own.get(x, False),
-                                  self._stone_at(s, x)])
+                # every free cell next to a possibly moved piece has a stone variable
+                assert x in stoneable
+                self._clause([~is_none, negate(supply_ok), ~mv, own.get(x, False),
+                              self._stone_at(s, x)])
 
-        # ---- regions closing at this step, removal
+    def _closings(self, s: int, place: dict[int, Lit]) -> dict[int, Lit]:
+        """Regions closed by this step's stone are scored; own pieces in them are removed.
+
+        Returns the literals "the own piece on ``c`` is removed now".
+        """
+        m = self.model
+        own = self.own[s]
         removed: dict[int, Lit] = {}
-        if geo.is_stone_step(s):
-            closing: dict[int, list[Lit]] = {}
-            now: list[Lit] = []
-            for i in range(len(self.candidates)):
-                closes = self._closes(i, s)
-                if closes is False:
-                    continue
-                now.append(closes)
-                # the stone that closes a region lies on its boundary
-                self._clause([~closes] + [place[b] for b in self.candidates[i].boundary
-                                          if b in place])
-                self.scores.append(self._score(i, s, closes))
-                for c in self.candidates[i].cells:
-                    if c in own:
-                        closing.setdefault(c, []).append(closes)
-            if len(now) > MAX_NEW_REGIONS:
-                # Redundant (sound): the new regions each hold a neighbour of the stone;
-                # neighbours adjacent around it share a component, so at most 3 form.
-                m.add(sum(now) <= MAX_NEW_REGIONS * self._as_expr(is_stone))
-            for c in sorted(closing):
-                lits = closing[c]
-                if own[c] is False:
-                    continue
-                rem = self._bool(f"removed_{s}_{c}")
-                # rem = own here AND one of the regions through c closes now
-                m.add(sum(lits) <= 1)
-                m.add_implication(rem, own[c])
-                m.add(rem <= sum(lits))
-                m.add(rem >= own[c] + sum(lits) - 1)
-                removed[c] = rem
+        if not self.geo.is_stone_step(s):
+            return removed
+        closing: dict[int, list[Lit]] = {}
+        now: list[Lit] = []
+        for i in range(len(self.candidates)):
+            closes = self._closes(i, s)
+            if closes is False:
+                continue
+            now.append(closes)
+            # the stone that closes a region lies on its boundary
+            self._clause([~closes] + [place[b] for b in self.candidates[i].boundary
+                                      if b in place])
+            self.scores.append(self._score(i, s, closes))
+            for c in self.candidates[i].cells:
+                if c in own:
+                    closing.setdefault(c, []).append(closes)
+        if len(now) > MAX_NEW_REGIONS:
+            # Redundant (sound): the new regions each hold a neighbour of the stone;
+            # neighbours adjacent around it share a component, so at most 3 form.
+            m.add(sum(now) <= MAX_NEW_REGIONS * as_expr(self.is_stone[s]))
+        for c in sorted(closing):
+            lits = closing[c]
+            if own[c] is False:
+                continue
+            rem = self._bool(f"removed_{s}_{c}")
+            # rem = own here AND one of the regions through c closes now
+            m.add(sum(lits) <= 1)
+            m.add_implication(rem, own[c])
+            m.add(rem <= sum(lits))
+            m.add(rem >= own[c] + sum(lits) - 1)
+            removed[c] = rem
+        return removed
 
-        # ---- state transition
+    def _transition(self, s: int, src_of: dict[int, Lit], dst_of: dict[int, Lit],
+                    removed: dict[int, Lit]) -> None:
+        """The pieces after the step: own - left + arrived - removed; ``moved`` follows."""
+        m = self.model
+        own, own_next = self.own[s], self.own[s + 1]
         for c in self.reach:
             nxt = own_next[c]
-            expr = (self._as_expr(own[c]) - self._as_expr(src_of.get(c, False))
-                    + self._as_expr(dst_of.get(c, False)) - self._as_expr(removed.get(c, False)))
+            expr = (as_expr(own[c]) - as_expr(src_of.get(c, False))
+                    + as_expr(dst_of.get(c, False)) - as_expr(removed.get(c, False)))
             if nxt is False:
                 m.add(expr == 0)
                 continue
@@ -465,30 +451,22 @@ class TurnModel:
             to = dst_of.get(c, False)
             m.add_implication(mv_next, nxt)
             self._clause([~mv_next, self.moved[s][c], to])
-            self._clause([self._neg(to), mv_next])
-            self._clause([self._neg(self.moved[s][c]), ~nxt, mv_next])
+            self._clause([negate(to), mv_next])
+            self._clause([negate(self.moved[s][c]), ~nxt, mv_next])
 
     # ------------------------------------------------------------------ supply
 
     def _placed_before(self, s: int) -> list[Lit]:
-        return [lit for lit in self.is_stone[:s] if lit is not False]
+        return live(self.is_stone[:s])
 
     def _supply_ok(self, s: int) -> Lit:
         """Literal: the supply still holds a stone at step ``s``."""
-        left = self.position.stones_left
-        before = self._placed_before(s)
-        if len(before) < left:
-            return True
-        if left == 0:
-            return False
-        lit = self._bool(f"supply_{s}")
-        self.model.add(sum(before) <= left - 1).only_enforce_if(lit)
-        self.model.add(sum(before) >= left).only_enforce_if(~lit)
-        return lit
+        return below(self.model, self._placed_before(s), self.position.stones_left,
+                     f"supply_{s}")
 
     def _supply(self) -> None:
         left = self.position.stones_left
-        placed = [lit for lit in self.is_stone if lit is not False]
+        placed = live(self.is_stone)
         if len(placed) > left:
             self.model.add(sum(placed) <= left)
 
@@ -507,18 +485,14 @@ class TurnModel:
             dst[s] = m.new_int_var(0, hi, f"dst_{s}")
             m.add(src[s] == sum((a + 1) * v for a, v in self.src_of[s].items()))
             m.add(dst[s] == sum((c + 1) * v for c, v in self.dst_of[s].items()))
+        # cont[(j, k)]: move k continues move j (starts where it ended)
         cont: dict[tuple[int, int], Lit] = {}
         for j in steps:
             for k in steps:
                 if k <= j or self.is_move[j] is False or self.is_move[k] is False:
                     continue
-                same = self._bool(f"same_{j}_{k}")
-                m.add(dst[j] == src[k]).only_enforce_if(same)
-                m.add(dst[j] != src[k]).only_enforce_if(~same)
-                lit = self._bool(f"cont_{j}_{k}")
-                m.add_bool_and([same, self.is_move[k]]).only_enforce_if(lit)
-                m.add_bool_or([~same, ~self.is_move[k]]).only_enforce_if(~lit)
-                cont[(j, k)] = lit
+                same = equal_flag(m, dst[j], src[k], f"same_{j}_{k}")
+                cont[(j, k)] = all_of(m, [same, self.is_move[k]], f"cont_{j}_{k}")
         origin: dict[int, cp_model.IntVar] = {}
         for k in steps:
             if self.is_move[k] is False:
@@ -531,18 +505,13 @@ class TurnModel:
             m.add(orig == src[k]).only_enforce_if(fresh)
             origin[k] = orig
             later = [cont[(k, j)] for j in steps if (k, j) in cont]
+            # last: move k ends its chain (a literal even when nothing can follow)
             last = self._bool(f"last_{k}")
             m.add_bool_and([self.is_move[k]] + [~lit for lit in later]).only_enforce_if(last)
             m.add_bool_or([~self.is_move[k]] + later).only_enforce_if(~last)
-            back = self._bool(f"back_{k}")
-            m.add(dst[k] == orig).only_enforce_if(back)
-            m.add(dst[k] != orig).only_enforce_if(~back)
+            back = equal_flag(m, dst[k], orig, f"back_{k}")
             for c, to in self.dst_of[k].items():
-                self._clause([~last, ~back, ~to, self._neg(self._own_at(end, c))])
-        self.src_int = getattr(self, "src_int", {})
-        self.dst_int = getattr(self, "dst_int", {})
-        self.src_int.update(src)
-        self.dst_int.update(dst)
+                self._clause([~last, ~back, ~to, negate(self.own[end].get(c, False))])
 
     # ------------------------------------------------------------------ objective terms
 
@@ -563,16 +532,12 @@ class TurnModel:
 
     def actions(self) -> cp_model.LinearExprT:
         """Number of actions over all turns."""
-        return sum(self._as_expr(a) + self._as_expr(b)
+        return sum(as_expr(a) + as_expr(b)
                    for a, b in zip(self.is_move, self.is_stone, strict=True))
 
     def others_upper_bound(self) -> int:
         """A bound on the points others can gain (each candidate closes at most once)."""
         return sum(c.value for c in self.candidates if any(c.others))
-
-    def own_upper_bound(self) -> int:
-        """A bound on the points the player can gain."""
-        return sum(c.value for c in self.candidates)
 
     # ------------------------------------------------------------------ answers
 

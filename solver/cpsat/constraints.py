@@ -1,0 +1,116 @@
+"""Constraint helpers named after the puzzle idea, with constant folding.
+
+A :data:`Lit` is a model literal (a Boolean variable or its negation) or a Python
+``True``/``False`` for something already decided when the model is built (a cell
+that can never hold a piece, a supply that cannot run out…). The helpers fold
+constants away instead of creating variables, so models stay small and callers
+need no special cases.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Union
+
+from ortools.sat.python import cp_model
+
+Lit = Union[cp_model.IntVar, "cp_model.NotBooleanVariable", bool]  # noqa: UP007
+"""A model literal, or the Python constants ``True``/``False``."""
+
+
+def negate(lit: Lit) -> Lit:
+    """``not lit``."""
+    if lit is True:
+        return False
+    if lit is False:
+        return True
+    return ~lit
+
+
+def as_expr(lit: Lit) -> cp_model.LinearExprT:
+    """``lit`` as a 0/1 term of a linear expression."""
+    if lit is True:
+        return 1
+    if lit is False:
+        return 0
+    return lit
+
+
+def live(lits: Iterable[Lit]) -> list[Lit]:
+    """The literals that are not ``False`` (the ones that can still be true)."""
+    return [lit for lit in lits if lit is not False]
+
+
+def clause(model: cp_model.CpModel, lits: Iterable[Lit], false: cp_model.IntVar) -> None:
+    """Add ``OR lits``; a ``True`` among them drops the clause, ``False`` ones drop out.
+
+    An empty clause (every literal ``False``) is added as ``OR [false]`` with
+    ``false`` the model's literal fixed to 0: the model is then infeasible, as it
+    should be.
+    """
+    out = []
+    for lit in lits:
+        if lit is True:
+            return
+        if lit is False:
+            continue
+        out.append(lit)
+    model.add_bool_or(out or [false])
+
+
+def at_least(model: cp_model.CpModel, expr: cp_model.LinearExprT, threshold: int,
+             most: int, name: str) -> Lit:
+    """A literal for ``expr >= threshold``, where ``expr`` lies in ``0…most``."""
+    if threshold <= 0:
+        return True
+    if threshold > most:
+        return False
+    lit = model.new_bool_var(name)
+    model.add(expr >= threshold).only_enforce_if(lit)
+    model.add(expr <= threshold - 1).only_enforce_if(~lit)
+    return lit
+
+
+def below(model: cp_model.CpModel, lits: Sequence[Lit], limit: int, name: str) -> Lit:
+    """A literal for "fewer than ``limit`` of ``lits`` are true" (e.g. a supply not yet empty)."""
+    if len(lits) < limit:
+        return True
+    if limit == 0:
+        return False
+    lit = model.new_bool_var(name)
+    model.add(sum(lits) <= limit - 1).only_enforce_if(lit)
+    model.add(sum(lits) >= limit).only_enforce_if(~lit)
+    return lit
+
+
+def all_of(model: cp_model.CpModel, lits: Sequence[Lit], name: str) -> Lit:
+    """A literal equal to ``AND lits`` (reified both ways); constants fold away."""
+    if any(lit is False for lit in lits):
+        return False
+    rest = [lit for lit in lits if lit is not True]
+    if not rest:
+        return True
+    if len(rest) == 1:
+        return rest[0]
+    lit = model.new_bool_var(name)
+    model.add_bool_and(rest).only_enforce_if(lit)
+    model.add_bool_or([~x for x in rest]).only_enforce_if(~lit)
+    return lit
+
+
+def equal_flag(model: cp_model.CpModel, a: cp_model.LinearExprT, b: cp_model.LinearExprT,
+               name: str) -> cp_model.IntVar:
+    """A literal for ``a == b`` (reified both ways)."""
+    lit = model.new_bool_var(name)
+    model.add(a == b).only_enforce_if(lit)
+    model.add(a != b).only_enforce_if(~lit)
+    return lit
+
+
+def not_adjacent(model: cp_model.CpModel, lits: Mapping[int, Lit],
+                 neighbours: Sequence[Sequence[int]]) -> None:
+    """No two cells of ``lits`` that are neighbours are both true (each pair once)."""
+    for cell, lit in lits.items():
+        for nb in neighbours[cell]:
+            if nb > cell and nb in lits:
+                model.add_bool_or([negate(lit), negate(lits[nb])])
