@@ -28,11 +28,11 @@ from solver.terra_nova.view import render_position
 from solver.tomlfile import atomic_write_text
 
 
-def load(file: Path, rules: engine.Rules = engine.Rules()) -> Position:  # noqa: B008 (frozen)
+def load(file: Path) -> Position:
     """Read ``file`` and check it with the engine's ``validate`` (errors name the file)."""
     position = read_position(file)
     try:
-        engine.validate(position, rules)
+        engine.validate(position)
     except InputError as exc:
         raise exc.located(path=file) from None
     return position
@@ -103,7 +103,7 @@ def play(file: Path, turns: int | None, seed: int, out: Path | None,
          player_out_ends_game: bool, screen: Screen) -> int:
     """Play a seeded random game from ``file``; print every turn; ``out`` gets the end."""
     rules = engine.Rules(player_out_ends_game=player_out_ends_game)
-    position = load(file, rules)
+    position = load(file)
     final, history = random_playout(position, random.Random(seed), turns=turns, rules=rules)
     table = Table(title=f"random playout from {file} (seed {seed})", show_header=True)
     table.add_column("#", justify="right")

@@ -32,8 +32,11 @@ from solver.terra_nova.engine.regions import (
 )
 from solver.terra_nova.engine.turngen import (
     ACTIONS_PER_TURN,
+    EMPTY_CELL,
     NO_RETURN,
+    PIECE_BASE,
     REMOVED_PIECE_UNMOVED,
+    STONE_CELL,
     InternalAction,
     TurnState,
 )
@@ -206,14 +209,12 @@ def to_internal(turn: Turn) -> tuple[InternalAction, ...]:
 # ---------------------------------------------------------------- validation
 
 
-def validate(position: Position, rules: Rules = Rules()) -> None:  # noqa: B008 (frozen)
+def validate(position: Position) -> None:
     """Raise InputError when ``position`` cannot occur under the rules.
 
     Checks the material (pieces per player, stones) and that no piece stands
-    inside a region (scoring would have removed it). ``rules`` has no bearing on
-    legality of a position today; it is taken for symmetry with the other calls.
+    inside a region (scoring would have removed it). No rule option bears on it.
     """
-    del rules
     n_players = len(position.players)
     limit = PIECES_PER_PLAYER[n_players]
     for colour in position.players:
@@ -331,13 +332,13 @@ def _scored(region: Region, pieces: Sequence[int], players: Sequence[str]) -> Sc
 
 def _check_move(state: TurnState, move: Move, position: Position, place: str) -> None:
     grid = position.grid
-    if state.cell[move.src] != 2 + state.me:
+    if state.cell[move.src] != PIECE_BASE + state.me:
         raise IllegalTurn(f"no {position.to_move} piece on {grid.name(move.src)}", place=place)
     for ray in state.t.rays[move.src]:
         if move.dst in ray:
             for cell in ray[: ray.index(move.dst) + 1]:
-                if state.cell[cell]:
-                    what = "a stone" if state.cell[cell] == 1 else "a piece"
+                if state.cell[cell] != EMPTY_CELL:
+                    what = "a stone" if state.cell[cell] == STONE_CELL else "a piece"
                     raise IllegalTurn(f"{grid.name(cell)} holds {what}; a move may not land on "
                                       f"or jump over pieces or stones", place=place)
             return
@@ -348,7 +349,7 @@ def _check_move(state: TurnState, move: Move, position: Position, place: str) ->
 def _check_stone(state: TurnState, cell: int, grid, place: str) -> None:
     if EMPTY_SUPPLY_BLOCKS_STONES and state.stones_left <= 0:
         raise IllegalTurn("no stones left in the supply", place=place)
-    if state.cell[cell]:
+    if state.cell[cell] != EMPTY_CELL:
         raise IllegalTurn(f"{grid.name(cell)} is not free", place=place)
     if not any(cell in state.t.neighbours[e[1]] for e in state.moved):
         raise IllegalTurn("not adjacent to a piece that moved this turn", place=place)
