@@ -1,10 +1,12 @@
 """boardsat: proven-optimal answers to board-game puzzle positions with CP-SAT.
 
 Each game lives in its own package (``solver.terra_nova``, ``solver.rift_valley``)
-holding its reference rules engine, its position format, its CP-SAT model(s) and
-its puzzle generator. Below them sit game-neutral floors: ``solver.geometry``
-(hex and square grids, cell names), ``solver.cpsat`` (one solve harness) and
-``solver.errors`` / ``solver.tomlfile`` (bad-input reporting).
+with its reference rules engine (``engine/``) and its CP-SAT model(s) (``model/``)
+side by side, its position format, generator and terminal views. Below them sit
+game-neutral floors: ``solver.geometry``, ``solver.cpsat``, ``solver.protocol``,
+``solver.paths``, ``solver.errors`` / ``solver.tomlfile``. The registry
+``solver.games`` lists the games for the drivers above (``cli``, ``solver.bench``,
+``solver.puzzlegen``). See ARCHITECTURE.md.
 """
 
 from importlib.metadata import PackageNotFoundError, version
