@@ -29,8 +29,9 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 def main() -> None:
     """Solve board-game puzzle positions with proven-optimal answers.
 
-    Games: Terra Nova (Winning Moves 2006) and Rift Valley Reserve. Positions are
-    TOML files (see FORMATS.md); the game is read from the file's `game` key.
+    Games: Terra Nova (Winning Moves 2006), Rift Valley Reserve and Terra Nova
+    (KOSMOS 2022, `show` only so far). Positions are TOML files (see FORMATS.md);
+    the game is read from the file's `game` key.
     Every answer the CP-SAT solver finds is replayed through an independent
     reference rules engine before it is printed.
 

@@ -15,9 +15,11 @@ from solver.errors import InputError
 from solver.protocol import Game
 from solver.rift_valley.game import GAME as RIFT_VALLEY
 from solver.terra_nova.game import GAME as TERRA_NOVA
+from solver.terra_nova_kosmos.game import GAME as TERRA_NOVA_KOSMOS
 from solver.tomlfile import load_toml, place_of
 
-GAMES: dict[str, Game] = {game.key: game for game in (TERRA_NOVA, RIFT_VALLEY)}
+GAMES: dict[str, Game] = {game.key: game for game in (TERRA_NOVA, RIFT_VALLEY,
+                                                   TERRA_NOVA_KOSMOS)}
 """Every game by file key, in the order help texts and choices list them."""
 
 

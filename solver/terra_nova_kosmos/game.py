@@ -1,0 +1,88 @@
+"""Terra Nova (KOSMOS 2022) as the drivers see it: the registry adapter.
+
+Every method imports the modules it needs when called, so that listing the
+games (``boardsat --help``) stays fast. Commands not offered yet are left out
+of :attr:`TerraNovaKosmos.options`; the generator and the benchmark runner
+refuse the game with a clear message until its puzzles are solved.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from solver.errors import InputError
+from solver.protocol import Case, Made, Options, Screen, Solved
+
+NOT_YET = "Terra Nova (KOSMOS) puzzles cannot be solved yet"
+
+
+class TerraNovaKosmos:
+    """The :class:`solver.protocol.Game` of Terra Nova (KOSMOS 2022)."""
+
+    key = "terra-nova-kosmos"
+    title = "Terra Nova (KOSMOS 2022)"
+    short = "Terra Nova (KOSMOS)"
+    prefix = "tnk"
+    kinds = ("last-round",)
+    options = {
+        "show": frozenset(),
+    }
+    horizon_unit = "turns"
+    plot_colours = {"last-round": "tab:orange"}
+
+    # ---- commands
+    def show(self, path: Path, screen: Screen) -> int:
+        from solver.terra_nova_kosmos import commands
+        return commands.show(path, screen)
+
+    def solve(self, path: Path, options: Options, params: Any, as_json: bool,
+              screen: Screen) -> int:
+        raise InputError(NOT_YET, path=path)
+
+    def verify(self, path: Path, options: Options, as_json: bool, screen: Screen) -> int:
+        raise InputError(NOT_YET, path=path)
+
+    def perft(self, path: Path, options: Options, as_json: bool, screen: Screen) -> int:
+        raise InputError(NOT_YET, path=path)
+
+    def play(self, paths: tuple[Path, ...], options: Options, seed: int, screen: Screen) -> int:
+        raise InputError(NOT_YET)
+
+    # ---- the puzzle generator
+    def default_turns(self, kind: str) -> int:
+        raise InputError(NOT_YET)
+
+    def check_generate(self, kind: str, turns: int) -> None:
+        raise InputError(NOT_YET)
+
+    def puzzle_label(self, kind: str, turns: int) -> str:
+        return kind
+
+    def make_puzzle(self, seed: int, kind: str, turns: int) -> Made | None:
+        raise InputError(NOT_YET)
+
+    # ---- the benchmark runner
+    def case_turns(self, kind: str, turns: int | None) -> int | None:
+        raise ValueError(NOT_YET)
+
+    def bench_load(self, case: Case, root: Path) -> Any:
+        raise InputError(NOT_YET)
+
+    def bench_size(self, position: Any) -> tuple[int, int]:
+        return (position.grid.size, len(position.players))
+
+    def bench_horizon(self, position: Any, case: Case) -> int | None:
+        return case.turns
+
+    def bench_solve(self, position: Any, case: Case, params: Any) -> Solved:
+        raise InputError(NOT_YET)
+
+    def bench_exhaustive(self, position: Any, case: Case, cap: float) -> tuple[int, ...]:
+        raise InputError(NOT_YET)
+
+    def horizon_text(self, horizon: int | None) -> str:
+        return "to the pass" if horizon is None else f"{horizon} turns"
+
+
+GAME = TerraNovaKosmos()
