@@ -7,35 +7,47 @@ from pathlib import Path
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from cli.cluster import note_ran_on
 from cli.console import err, out, print_json
 from solver.bench.plot import plot_records
 from solver.bench.runner import report, run_suite
 from solver.bench.suite import load_suite, suite_file
 from solver.bench.table import cases_table, summary_table
 from solver.cpsat import SolveParams
+from solver.executor import connect
 from solver.tomlfile import atomic_write_text
 
 
 def run(suite_name: str, suite_path: Path | None, as_json: bool, plot: Path | None,
         save: Path | None, workers: int, time_limit: float | None, cap: float | None,
-        seed: int) -> None:
-    """Run the suite, then print the table (or the JSON) and write the plot/JSON files."""
+        seed: int, scheduler: str | None = None) -> None:
+    """Run the suite, then print the table (or the JSON) and write the plot/JSON files.
+
+    Cases run one after another here, or side by side on the Dask cluster of
+    ``scheduler`` (the files are written here either way).
+    """
     suite = load_suite(suite_path or suite_file(suite_name))
     params = SolveParams(time_limit=suite.time_limit if time_limit is None else time_limit,
                          workers=workers, seed=seed)
     cap = suite.cap if cap is None else cap
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TextColumn("{task.fields[case]}"), TimeElapsedColumn(), console=err) as bar:
+    with connect(scheduler) as executor, \
+            Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                     TextColumn("{task.fields[case]}"), TimeElapsedColumn(), console=err) as bar:
         task = bar.add_task(f"bench {suite.name}", total=len(suite.cases), case="")
-        bar.update(task, case=suite.cases[0].name)
+        if scheduler is None:
+            bar.update(task, case=suite.cases[0].name)
 
         def done(case, record) -> None:
             bar.advance(task)
-            index = suite.cases.index(case) + 1
-            bar.update(task, case=suite.cases[index].name if index < len(suite.cases) else "")
+            if scheduler is None:  # one at a time: show the case that runs now
+                index = suite.cases.index(case) + 1
+                bar.update(task, case=suite.cases[index].name if index < len(suite.cases) else "")
+            else:
+                bar.update(task, case=f"{case.name} done")
 
-        records = run_suite(suite, params, cap, on_record=done)
-    result = report(suite, records, params, cap)
+        records = run_suite(suite, params, cap, on_record=done, executor=executor)
+    note_ran_on(executor, scheduler)
+    result = report(suite, records, params, cap, ran_on=executor.description)
     if save is not None:
         save.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(save, json.dumps(result, indent=2) + "\n")

@@ -15,14 +15,20 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from cli.cluster import note_ran_on
 from cli.console import err, out
+from solver.executor import connect
 from solver.protocol import Game
 from solver.puzzlegen import Request, generate
 
 
 def run(game: Game, count: int, seed: int, out_dir: Path, kind: str | None, turns: int | None,
-        difficulty: str | None, workers: int) -> None:
-    """Generate ``count`` puzzles and print a table of what was written."""
+        difficulty: str | None, workers: int, scheduler: str | None = None) -> None:
+    """Generate ``count`` puzzles and print a table of what was written.
+
+    Candidates run in ``workers`` local processes, or on the Dask cluster of
+    ``scheduler``; the files are written here either way.
+    """
     if kind is None:
         kind = game.kinds[0]
     if turns is None:
@@ -33,7 +39,8 @@ def run(game: Game, count: int, seed: int, out_dir: Path, kind: str | None, turn
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[tried]} candidates, {task.fields[rate]} puzzles/min"),
                TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
-    with Progress(*columns, console=err, transient=False) as bar:
+    with connect(scheduler, workers) as executor, \
+            Progress(*columns, console=err, transient=False) as bar:
         task = bar.add_task(f"{game.key} {kind}", total=count, tried=0, rate="-")
 
         def progress(kept: int, tried: int) -> None:
@@ -41,7 +48,8 @@ def run(game: Game, count: int, seed: int, out_dir: Path, kind: str | None, turn
             bar.update(task, completed=kept, tried=tried,
                        rate=f"{kept / minutes:.1f}" if minutes > 0 else "-")
 
-        written = generate(request, progress)
+        written = generate(request, progress, executor)
+    note_ran_on(executor, scheduler)
     table = Table(title=f"{len(written)} puzzles in {out_dir}")
     for name in ("file", "candidate", "difficulty", "signals"):
         table.add_column(name)

@@ -14,6 +14,8 @@ from typing import Any
 
 import click
 
+from cli.batch import batch as batch_command
+from cli.cluster import scheduler_option
 from cli.console import SCREEN, user_errors
 from solver import __version__
 from solver.cpsat import default_workers
@@ -188,18 +190,22 @@ def _exit(status: int) -> None:
 @click.option("--difficulty", type=click.Choice(["easy", "medium", "hard"]), default=None,
               help="Keep only puzzles of this grade (README: how grades are defined).")
 @_workers_option("Parallel candidate processes (each solves with one CP-SAT worker).")
+@scheduler_option("the candidates")
 @user_errors
 def generate(game: str, count: int, seed: int, out_dir: Path, kind: str | None,
-             turns: int | None, difficulty: str | None, workers: int) -> None:
+             turns: int | None, difficulty: str | None, workers: int,
+             scheduler: str | None) -> None:
     """Generate COUNT puzzles of GAME with a unique optimal answer into --out.
 
     Candidates come from realistic play (engine playouts with a greedy player);
     a puzzle is kept only when CP-SAT proves its optimum unique, and its file
     carries [solution] verified by the reference engine. --workers runs
-    candidates in parallel processes.
+    candidates in parallel processes, --scheduler on a Dask cluster (README:
+    Running on a cluster); the same seed gives the same files either way.
     """
     from cli import generate as generate_cli
-    generate_cli.run(get(game), count, seed, out_dir, kind, turns, difficulty, workers)
+    generate_cli.run(get(game), count, seed, out_dir, kind, turns, difficulty, workers,
+                     scheduler)
 
 
 @main.command(context_settings=CONTEXT)
@@ -215,14 +221,19 @@ def generate(game: str, count: int, seed: int, out_dir: Path, kind: str | None,
 @click.option("--cap", type=click.FloatRange(0, min_open=True), default=None,
               help="Seconds the exhaustive search may take per case (default: the suite's).")
 @click.option("--seed", type=int, default=0, show_default=True, help="CP-SAT random seed.")
+@scheduler_option("the cases (side by side; times are then the workers')")
 @user_errors
 def bench(suite_name: str, suite_file: Path | None, as_json: bool, plot: Path | None,
           save: Path | None, workers: int, time_limit: float | None, cap: float | None,
-          seed: int) -> None:
+          seed: int, scheduler: str | None) -> None:
     """Time CP-SAT against the engine's exhaustive search on a benchmark suite.
 
     Prints a table per case (CP-SAT time to a proven optimum, exhaustive time
     or 'capped', their ratio) and medians per group.
     """
     from cli import bench as bench_cli
-    bench_cli.run(suite_name, suite_file, as_json, plot, save, workers, time_limit, cap, seed)
+    bench_cli.run(suite_name, suite_file, as_json, plot, save, workers, time_limit, cap, seed,
+                  scheduler)
+
+
+main.add_command(batch_command)

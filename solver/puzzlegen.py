@@ -2,11 +2,12 @@
 
 Candidate ``i`` of a run gets its own seed derived from the master seed
 (:func:`candidate_seed`), so a candidate's outcome does not depend on which
-process ran it or when. Candidates run in a process pool (``workers``), but
-their results are taken strictly in candidate order; the first ``count`` kept
-puzzles (unique optimum, and the requested difficulty if any) are written,
-each file atomically, so the same seed always gives the same files and an
-interrupted run leaves only complete files behind.
+process or machine ran it or when. Candidates run on an executor
+(:mod:`solver.executor`: local processes, or a Dask cluster), but their
+results are taken strictly in candidate order; the first ``count`` kept
+puzzles (unique optimum, and the requested difficulty if any) are written by
+this process, each file atomically, so the same seed always gives the same
+files and an interrupted run leaves only complete files behind.
 
 Each game (:mod:`solver.games`) provides ``make_puzzle(seed, kind, turns) ->
 Made | None`` (None: the candidate was rejected), its puzzle kinds and the
@@ -17,12 +18,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import closing, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from solver.errors import InputError
+from solver.executor import Executor, LocalExecutor, in_order
 from solver.games import GAMES
 from solver.protocol import Made
 from solver.tomlfile import atomic_write_text
@@ -88,53 +90,46 @@ def file_name(request: Request, index: int) -> str:
     return f"{game.prefix}-{kind}-s{request.seed}-c{index:05d}.toml"
 
 
-def _results(request: Request) -> Iterator[tuple[int, Made | None]]:
-    """Candidate results in candidate order, computed ``workers`` at a time (or inline)."""
-    limit = request.count * MAX_CANDIDATES_PER_PUZZLE
-    if request.workers <= 1:
-        for index in range(limit):
-            yield index, run_candidate(request.game, candidate_seed(request.seed, index),
-                                       request.kind, request.turns)
-        return
-    window = 2 * request.workers
-    with ProcessPoolExecutor(request.workers) as pool:
-        pending: dict[int, Future] = {}
-        submitted = 0
-        try:
-            for index in range(limit):
-                while submitted < limit and submitted < index + window:
-                    pending[submitted] = pool.submit(
-                        run_candidate, request.game, candidate_seed(request.seed, submitted),
-                        request.kind, request.turns)
-                    submitted += 1
-                yield index, pending.pop(index).result()
-        finally:
-            for future in pending.values():
-                future.cancel()
+def _tasks(request: Request) -> Iterator[tuple[str, int, str, int]]:
+    """The arguments of :func:`run_candidate` for every candidate the run may try."""
+    for index in range(request.count * MAX_CANDIDATES_PER_PUZZLE):
+        yield (request.game, candidate_seed(request.seed, index), request.kind, request.turns)
 
 
-def generate(request: Request,
-             progress: Callable[[int, int], None] | None = None) -> list[Written]:
+def generate(request: Request, progress: Callable[[int, int], None] | None = None,
+             executor: Executor | None = None) -> list[Written]:
     """Generate ``request.count`` unique puzzles into ``request.out``; returns what was written.
 
-    ``progress(kept, tried)`` is called after every candidate. Raises InputError
-    when :data:`MAX_CANDIDATES_PER_PUZZLE` candidates per puzzle did not suffice.
+    Candidates run on ``executor`` (default: ``request.workers`` local
+    processes); ``progress(kept, tried)`` is called as each one completes.
+    Raises InputError when :data:`MAX_CANDIDATES_PER_PUZZLE` candidates per
+    puzzle did not suffice.
     """
     check_request(request)
     request.out.mkdir(parents=True, exist_ok=True)
-    written: list[Written] = []
-    tried = 0
-    for index, made in _results(request):
-        tried += 1
-        keep = made is not None and request.difficulty in (None, made.difficulty)
-        if keep:
-            assert made is not None
-            path = request.out / file_name(request, index)
-            atomic_write_text(path, made.text)
-            written.append(Written(path, index, made.difficulty, made.signals))
-        if progress:
-            progress(len(written), tried)
-        if len(written) == request.count:
-            return written
+    with (nullcontext(executor) if executor is not None
+          else LocalExecutor(request.workers)) as runner, \
+            closing(runner.map_unordered(run_candidate, _tasks(request))) as results:
+        written: list[Written] = []
+        tried = 0
+        for ready in in_order(results):
+            tried += 1
+            for done in ready:
+                _keep(request, done.index, done.value, written)
+                if len(written) == request.count:
+                    break
+            if progress:
+                progress(len(written), tried)
+            if len(written) == request.count:
+                return written
     raise InputError(f"only {len(written)} of {request.count} puzzles after {tried} candidates; "
                      f"try another seed or difficulty")
+
+
+def _keep(request: Request, index: int, made: Made | None, written: list[Written]) -> None:
+    """Write candidate ``index``'s puzzle (atomically) when it is kept; note it in ``written``."""
+    if made is None or request.difficulty not in (None, made.difficulty):
+        return
+    path = request.out / file_name(request, index)
+    atomic_write_text(path, made.text)
+    written.append(Written(path, index, made.difficulty, made.signals))

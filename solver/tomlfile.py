@@ -10,26 +10,57 @@ import os
 import re
 import tempfile
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from solver.errors import InputError
 
 _LINE_COL = re.compile(r"\(at line (\d+), column (\d+)\)")
 
+_SUPPLIED: ContextVar[Mapping[str, str]] = ContextVar("supplied_texts",
+                                                default=MappingProxyType({}))
 
-def load_toml(path: str | Path) -> tuple[dict[str, Any], str]:
-    """Read ``path`` and return ``(data, text)``; raise InputError for unreadable or bad TOML."""
-    path = Path(path)
+
+@contextmanager
+def supplied_texts(texts: Mapping[str, str]) -> Iterator[None]:
+    """While the block runs, :func:`load_toml` of a path in ``texts`` reads its text from there.
+
+    A batch task on another machine gets the files' texts from the client and
+    runs the usual readers on them, so messages still name the files as the
+    user gave them. Keys are paths as ``str(Path(p))``; per thread (a context
+    variable), so tasks running side by side do not see each other's files.
+    """
+    token = _SUPPLIED.set({str(Path(name)): text for name, text in texts.items()})
     try:
-        text = path.read_text(encoding="utf-8")
+        yield
+    finally:
+        _SUPPLIED.reset(token)
+
+
+def read_text(path: str | Path) -> str:
+    """The text of ``path`` (supplied, or from disk); InputError naming the file if unreadable."""
+    path = Path(path)
+    supplied = _SUPPLIED.get().get(str(path))
+    if supplied is not None:
+        return supplied
+    try:
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise InputError("no such file", path=path) from None
     except IsADirectoryError:
         raise InputError("is a directory, not a position file", path=path) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read: {exc}", path=path) from None
+
+
+def load_toml(path: str | Path) -> tuple[dict[str, Any], str]:
+    """Read ``path`` and return ``(data, text)``; raise InputError for unreadable or bad TOML."""
+    path = Path(path)
+    text = read_text(path)
     return parse_toml(text, path), text
 
 

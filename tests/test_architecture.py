@@ -3,7 +3,7 @@
 Floors (errors, tomlfile, geometry, cpsat, protocol, paths) < games
 (``solver/<game>/``: shared modules, ``engine/``, ``model/``, bridge modules) <
 the registry (``solver.games``) < drivers (``solver.bench``, ``solver.puzzlegen``,
-``cli``). Imports inside functions count too.
+``solver.executor``, ``solver.batch``, ``cli``). Imports inside functions count too.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from solver.paths import REPO_ROOT
 
 FLOORS = ("solver.errors", "solver.tomlfile", "solver.geometry", "solver.cpsat",
           "solver.protocol", "solver.paths")
-DRIVERS = ("solver.bench", "solver.puzzlegen", "cli")
+DRIVERS = ("solver.bench", "solver.puzzlegen", "solver.executor", "solver.batch", "cli")
 REGISTRY = "solver.games"
 BRIDGES = ("solve", "uniqueness", "puzzlegen", "benchcases", "view", "commands", "game")
 """Top-level modules of a game that may use both its engine and its model."""

@@ -20,16 +20,19 @@ import os
 import platform
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import closing, nullcontext
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from solver.bench.suite import Suite
 from solver.cpsat import SolveParams
+from solver.executor import Done, Executor, LocalExecutor, in_order
 from solver.games import GAMES
 from solver.paths import REPO_ROOT
 from solver.protocol import Case, Solved
+from solver.tomlfile import read_text, supplied_texts
 
 
 @dataclass
@@ -103,21 +106,47 @@ def _significant(value: float, digits: int = 3) -> float:
     return float(f"{value:.{digits}g}")
 
 
-def run_suite(suite: Suite, params: SolveParams, cap: float | None = None,
-              on_record: Callable[[Case, Record], None] | None = None) -> list[Record]:
-    """Run every case of ``suite`` in order; ``cap`` overrides the suite's exhaustive cap.
+def run_case_task(case: Case, params: SolveParams, cap: float,
+                  texts: dict[str, str]) -> Record:
+    """:func:`run_case` where the case's position file is ``texts`` (sent by the client)."""
+    with supplied_texts(texts):
+        return run_case(case, params, cap)
 
-    Cases run one after another (timings need a quiet machine); ``params.workers``
-    is the CP-SAT thread count of each solve.
+
+def _tasks(suite: Suite, params: SolveParams, cap: float) -> Iterator[tuple]:
+    """The arguments of :func:`run_case_task` per case; the position files are read here."""
+    for case in suite.cases:
+        texts = {} if case.position is None else {str(case.position): read_text(case.position)}
+        yield case, params, cap, texts
+
+
+def run_suite(suite: Suite, params: SolveParams, cap: float | None = None,
+              on_record: Callable[[Case, Record], None] | None = None,
+              executor: Executor | None = None) -> list[Record]:
+    """Run every case of ``suite``; records in suite order. ``cap`` overrides the suite's.
+
+    By default cases run one after another in this process (timings need a
+    quiet machine); with an ``executor`` (a Dask cluster) they run side by side
+    on its workers, and the times are the workers'. ``params.workers`` is the
+    CP-SAT thread count of each solve; ``on_record`` is called as each case
+    completes.
     """
     cap = suite.cap if cap is None else cap
-    records = []
-    for case in suite.cases:
-        record = run_case(case, params, cap)
-        records.append(record)
-        if on_record:
-            on_record(case, record)
+    records: list[Record] = []
+    with (nullcontext(executor) if executor is not None else LocalExecutor(1)) as runner, \
+            closing(runner.map_unordered(run_case_task, _tasks(suite, params, cap))) as dones:
+        for ready in in_order(_announced(dones, suite, on_record)):
+            records.extend(done.value for done in ready)
     return records
+
+
+def _announced(dones: Iterator[Done], suite: Suite,
+               on_record: Callable[[Case, Record], None] | None) -> Iterator[Done]:
+    """``dones``, calling ``on_record`` on each as it arrives."""
+    for done in dones:
+        if on_record:
+            on_record(suite.cases[done.index], done.value)
+        yield done
 
 
 def summary(records: list[Record]) -> list[dict[str, Any]]:
@@ -141,13 +170,15 @@ def summary(records: list[Record]) -> list[dict[str, Any]]:
     return out
 
 
-def report(suite: Suite, records: list[Record], params: SolveParams, cap: float) -> dict:
-    """The JSON object ``boardsat bench --json`` prints."""
+def report(suite: Suite, records: list[Record], params: SolveParams, cap: float,
+           ran_on: str = "this process") -> dict:
+    """The JSON object ``boardsat bench --json`` prints; ``ran_on``: where the cases ran."""
     from ortools import __version__ as ortools_version
     return {
         "suite": suite.name,
         "machine": {"cores": os.cpu_count(), "python": platform.python_version(),
                     "ortools": ortools_version, "platform": platform.platform()},
+        "ran_on": ran_on,
         "workers": params.workers,
         "seed": params.seed,
         "time_limit": params.time_limit,

@@ -1,0 +1,213 @@
+"""Where batch tasks run: this machine's processes, or a Dask distributed cluster.
+
+One seam for the drivers that run many independent tasks (the puzzle
+generator, the benchmark runner, ``boardsat batch``). An :class:`Executor` takes
+a function and the argument tuples of its tasks, keeps a window of tasks in
+flight and yields each result as it completes (:class:`Done`: the task's index,
+its value, where it ran); :func:`in_order` hands them on in index order, so
+what the client writes never depends on which worker finished first.
+
+Tasks carry small picklable things (seeds, positions, file texts) and return
+values; they never write files: the client does, atomically. ``distributed`` is
+imported only when a scheduler is given, so local runs and ``boardsat --help``
+do not pay for it.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from solver.errors import InputError
+
+SCHEDULER_ENV = "BOARDSAT_SCHEDULER"
+"""Environment variable read when ``--scheduler`` is not given."""
+
+CONNECT_TIMEOUT_S = 3
+"""Seconds to reach a scheduler before giving up with one line and exit 2."""
+
+Task = Callable[..., Any]
+
+
+@dataclass(frozen=True)
+class Done:
+    """One completed task: its index in the task list, its value, and where it ran."""
+
+    index: int
+    value: Any
+    where: str
+    """``pid 1234`` on this machine; ``tcp://10.0.0.5:40123 pid 1234`` on a Dask worker."""
+
+
+class Executor(Protocol):
+    """Runs tasks and yields their results as they complete."""
+
+    description: str
+    """Where tasks run, for messages: ``3 local processes``, ``Dask scheduler tcp://…``."""
+    ran_on: Counter[str]
+    """Tasks completed per place (:attr:`Done.where`) so far."""
+
+    def map_unordered(self, fn: Task, tasks: Iterable[tuple]) -> Iterator[Done]:
+        """Run ``fn(*args)`` for each ``args`` of ``tasks`` (taken lazily); yield as completed.
+
+        Closing the iterator early (or Ctrl-C) cancels the tasks still outstanding.
+        """
+
+    def __enter__(self) -> Executor: ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+
+def in_order(dones: Iterable[Done]) -> Iterator[list[Done]]:
+    """For each result as it arrives, the results that are now next in index order (often [])."""
+    waiting: dict[int, Done] = {}
+    following = 0
+    for done in dones:
+        waiting[done.index] = done
+        ready = []
+        while following in waiting:
+            ready.append(waiting.pop(following))
+            following += 1
+        yield ready
+
+
+def connect(scheduler: str | None, processes: int = 1) -> Executor:
+    """The executor for ``--scheduler`` (a Dask cluster) or, without one, ``processes`` here."""
+    if scheduler:
+        return DaskExecutor(scheduler)
+    return LocalExecutor(processes)
+
+
+def _run_here(fn: Task, args: tuple) -> tuple[str, Any]:
+    """Run one task in this process; return where it ran and its value."""
+    return f"pid {os.getpid()}", fn(*args)
+
+
+def _run_on_worker(fn: Task, args: tuple) -> tuple[str, Any]:
+    """Run one task on a Dask worker; return the worker's address (and pid) and the value."""
+    from distributed import get_worker
+    return f"{get_worker().address} pid {os.getpid()}", fn(*args)
+
+
+class LocalExecutor:
+    """This machine: inline for one process (no pool), else a process pool."""
+
+    def __init__(self, processes: int = 1):
+        self.processes = max(1, processes)
+        self.description = ("this process" if self.processes == 1
+                            else f"{self.processes} local processes")
+        self.ran_on: Counter[str] = Counter()
+        self._pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> LocalExecutor:
+        if self.processes > 1:
+            self._pool = ProcessPoolExecutor(self.processes)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+    def map_unordered(self, fn: Task, tasks: Iterable[tuple]) -> Iterator[Done]:
+        """See :meth:`Executor.map_unordered`; inline tasks run one at a time, when asked for."""
+        if self._pool is None:
+            for index, args in enumerate(tasks):
+                where, value = _run_here(fn, args)
+                self.ran_on[where] += 1
+                yield Done(index, value, where)
+            return
+        yield from self._pooled(self._pool, fn, tasks)
+
+    def _pooled(self, pool: ProcessPoolExecutor, fn: Task,
+                tasks: Iterable[tuple]) -> Iterator[Done]:
+        numbered = enumerate(tasks)
+        pending: dict[Future, int] = {}
+
+        def submit(count: int) -> None:
+            for _ in range(count):
+                item = next(numbered, None)
+                if item is None:
+                    return
+                pending[pool.submit(_run_here, fn, item[1])] = item[0]
+
+        try:
+            submit(2 * self.processes)
+            while pending:
+                finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+                for future in sorted(finished, key=pending.__getitem__):
+                    index = pending.pop(future)
+                    where, value = future.result()
+                    self.ran_on[where] += 1
+                    submit(1)
+                    yield Done(index, value, where)
+        finally:
+            for future in pending:
+                future.cancel()
+
+
+class DaskExecutor:
+    """A Dask distributed cluster reached through its scheduler (``tcp://HOST:PORT``)."""
+
+    def __init__(self, address: str):
+        self.address = address
+        self.description = f"Dask scheduler {address}"
+        self.ran_on: Counter[str] = Counter()
+        self._client: Any = None
+
+    def __enter__(self) -> DaskExecutor:
+        from distributed import Client
+        try:
+            self._client = Client(self.address, timeout=CONNECT_TIMEOUT_S, set_as_default=False)
+        except (OSError, ValueError, TypeError) as exc:
+            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise InputError(f"cannot reach the Dask scheduler at {self.address}: "
+                             f"{reason}") from None
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+    @property
+    def slots(self) -> int:
+        """Worker threads the cluster has now (at least 1)."""
+        return max(1, sum(self._client.nthreads().values()))
+
+    def map_unordered(self, fn: Task, tasks: Iterable[tuple]) -> Iterator[Done]:
+        """See :meth:`Executor.map_unordered`; a task lost with its worker is re-run by Dask."""
+        from distributed import as_completed
+        client = self._client
+        assert client is not None, "use the executor as a context manager"
+        run = uuid.uuid4().hex[:8]
+        numbered = enumerate(tasks)
+        pending: dict[str, tuple[int, Any]] = {}
+        completed = as_completed(loop=client.loop)
+
+        def submit(count: int) -> None:
+            for _ in range(count):
+                item = next(numbered, None)
+                if item is None:
+                    return
+                future = client.submit(_run_on_worker, fn, item[1], pure=False,
+                                       key=f"{fn.__name__}-{item[0]}-{run}")
+                pending[future.key] = (item[0], future)
+                completed.add(future)
+
+        try:
+            submit(2 * self.slots)
+            for future in completed:
+                index, _ = pending.pop(future.key)
+                where, value = future.result()
+                self.ran_on[where] += 1
+                submit(1)
+                yield Done(index, value, where)
+        finally:
+            if pending:
+                client.cancel([future for _, future in pending.values()])
