@@ -262,6 +262,18 @@ def test_player_out_ends_game_option():
     assert len(history) == 5
 
 
+def test_playouts_stop_when_the_supply_is_empty():
+    """[D] STOP_WHEN_SUPPLY_EMPTY: no point can be scored any more, so play stops,
+    although the engine's game_over() (rules (a) and (b)) says the game goes on."""
+    assert playout.STOP_WHEN_SUPPLY_EMPTY is True
+    p = pos(OPEN, stones_left=0)
+    assert not game_over(p)
+    final, history = playout.random_playout(p, random.Random(1), turns=5)
+    assert history == [] and final == p
+    _, history = playout.random_playout(pos(OPEN, stones_left=1), random.Random(1), turns=5)
+    assert history
+
+
 def test_game_ends_when_at_most_one_player_can_move():
     assert game_over(pos("aR bY c. d. e."))        # only yellow can move
     assert not game_over(pos(OPEN))

@@ -1,0 +1,236 @@
+"""The documentation in docs/ stays true to the code.
+
+- every TOML example in docs/formats.md is read by the real reader (`boardsat
+  show`): accepted, or refused with the message its ``<!-- rejected: … -->``
+  note names;
+- every notation example in docs/notation.md parses with the game's notation
+  module and formats back to the same text (or, marked rejected, is refused);
+- relative links in docs/ and README.md lead to existing files.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+from solver.errors import InputError
+from solver.paths import REPO_ROOT
+
+DOCS = REPO_ROOT / "docs"
+
+# A fenced block, with the HTML comment note that may precede it (blank lines between allowed).
+_BLOCK = re.compile(r"(?:<!--\s*(?P<note>[^>]*?)\s*-->\s*\n)?```(?P<info>[^\n]*)\n(?P<body>.*?)```",
+                    re.S)
+
+
+def blocks(doc: Path, info: str) -> list[tuple[str, str, int]]:
+    """``(note, body, line)`` of every fenced block of ``doc`` whose info string is ``info``."""
+    text = doc.read_text(encoding="utf-8")
+    found = []
+    for match in _BLOCK.finditer(text):
+        if match.group("info").strip() == info:
+            line = text.count("\n", 0, match.start("body")) + 1
+            found.append((match.group("note") or "", match.group("body"), line))
+    return found
+
+
+# ------------------------------------------------------------------ formats.md
+
+FORMAT_EXAMPLES = blocks(DOCS / "formats.md", "toml")
+
+
+def test_formats_has_examples_of_both_kinds() -> None:
+    notes = [note for note, _, _ in FORMAT_EXAMPLES]
+    assert sum(1 for n in notes if n.startswith("rejected:")) >= 4
+    assert sum(1 for n in notes if not n) >= 4
+
+
+@pytest.mark.parametrize(("note", "body", "line"), FORMAT_EXAMPLES,
+                         ids=[f"formats.md:{line}" for _, _, line in FORMAT_EXAMPLES])
+def test_format_example(note: str, body: str, line: int, tmp_path: Path) -> None:
+    path = tmp_path / "example.toml"
+    path.write_text(body, encoding="utf-8")
+    result = CliRunner().invoke(main, ["show", str(path)])
+    if note.startswith("rejected:"):
+        expected = note.removeprefix("rejected:").strip()
+        assert result.exit_code == 2, result.output
+        assert expected in result.output, result.output
+        assert str(path) in result.output
+    else:
+        assert result.exit_code == 0, result.output
+
+
+def test_format_example_solutions_verify(tmp_path: Path) -> None:
+    """The valid examples that carry a [solution] hold (verify exit 0)."""
+    checked = 0
+    for note, body, _line in FORMAT_EXAMPLES:
+        if note or "[solution]" not in body:
+            continue
+        path = tmp_path / "example.toml"
+        path.write_text(body, encoding="utf-8")
+        result = CliRunner().invoke(main, ["verify", str(path)])
+        assert result.exit_code == 0, result.output
+        checked += 1
+    assert checked >= 2
+
+
+# ----------------------------------------------------------------- notation.md
+
+
+def _terra_nova_turns():
+    from solver.terra_nova.fileformat import read_position
+    from solver.terra_nova.notation import format_turn, parse_turn
+    return read_position, parse_turn, format_turn
+
+
+def _rift_valley_draws():
+    from solver.rift_valley.fileformat import read_position
+    from solver.rift_valley.notation import format_draw, parse_draw
+    return read_position, parse_draw, format_draw
+
+
+NOTATIONS = {("terra-nova", "turns"): _terra_nova_turns,
+             ("rift-valley", "draws"): _rift_valley_draws}
+"""(game, what) named in a notation.md note → (reader, parse, format) of that game."""
+
+_NOTE = re.compile(r"^(examples|rejected): (\S+) (\S+) on (\S+)$")
+
+
+def notation_examples() -> list[tuple[str, str, str, str, Path, int]]:
+    """``(kind, game, what, text, board, line)`` for every example line of notation.md."""
+    out = []
+    for note, body, line in blocks(DOCS / "notation.md", "text"):
+        match = _NOTE.match(note)
+        if not match:
+            continue
+        kind, game, what, board = match.groups()
+        for offset, text in enumerate(body.splitlines()):
+            if text.strip():
+                out.append((kind, game, what, text, REPO_ROOT / board, line + offset))
+    return out
+
+
+NOTATION_EXAMPLES = notation_examples()
+
+
+def test_notation_has_examples_for_every_game() -> None:
+    seen = {(kind, game) for kind, game, *_ in NOTATION_EXAMPLES}
+    for game, _what in NOTATIONS:
+        assert {("examples", game), ("rejected", game)} <= seen
+
+
+@pytest.mark.parametrize(("kind", "game", "what", "text", "board", "line"), NOTATION_EXAMPLES,
+                         ids=[f"notation.md:{e[5]}:{e[3]}" for e in NOTATION_EXAMPLES])
+def test_notation_example(kind: str, game: str, what: str, text: str, board: Path,
+                          line: int) -> None:
+    read_position, parse, write = NOTATIONS[(game, what)]()
+    grid = read_position(board).grid
+    if kind == "rejected":
+        with pytest.raises(InputError):
+            parse(text, grid)
+    else:
+        assert write(parse(text, grid), grid) == text
+
+
+# -------------------------------------------------------------- rules/*.md
+
+# Names a [D] item cites: CONSTANTS, Class.attribute, or solver.module.paths.
+_CODE_NAME = re.compile(r"`(solver(?:\.\w+)+|[A-Z][A-Z0-9_]+|[A-Z]\w*\.\w+)`")
+
+
+def decisions(doc: Path) -> list[str]:
+    """The text of every [D] item of a rules page: a bullet (with its continuation lines)
+    or a table row that carries the mark."""
+    items, current = [], None
+    for line in doc.read_text(encoding="utf-8").splitlines():
+        if line.lstrip().startswith(("- ", "|")) or not line.strip():
+            if current is not None:
+                items.append(current)
+            current = line if line.strip() else None
+        elif current is not None and line.startswith(" "):
+            current += " " + line.strip()
+        else:
+            if current is not None:
+                items.append(current)
+            current = None
+    if current is not None:
+        items.append(current)
+    return [item for item in items if re.search(r"\[D\d*\]|\|\s*D\d+\s*\|", item)]
+
+
+def package_names(package: str) -> dict[str, object]:
+    """Every public module attribute in ``package`` and its submodules, by name."""
+    root = importlib.import_module(package)
+    names: dict[str, object] = dict(vars(root))
+    for info in pkgutil.walk_packages(root.__path__, f"{package}."):
+        names.update(vars(importlib.import_module(info.name)))
+    return names
+
+
+def resolves(name: str, names: dict[str, object]) -> bool:
+    """Whether ``name`` (CONSTANT, Class.attr or solver.path[.attr]) exists in the code."""
+    if name.startswith("solver."):
+        parts = name.split(".")
+        for cut in range(len(parts), 1, -1):
+            try:
+                obj: object = importlib.import_module(".".join(parts[:cut]))
+            except ImportError:
+                continue
+            for attr in parts[cut:]:
+                if not hasattr(obj, attr):
+                    return False
+                obj = getattr(obj, attr)
+            return True
+        return False
+    head, _, attr = name.partition(".")
+    if head not in names:
+        return False
+    obj = names[head]
+    return not attr or hasattr(obj, attr) or attr in getattr(obj, "__dataclass_fields__", {})
+
+
+RULE_PAGES = sorted((DOCS / "rules").glob("*.md"))
+
+
+@pytest.mark.parametrize("doc", RULE_PAGES, ids=lambda p: p.name)
+def test_every_decision_names_code_that_exists(doc: Path) -> None:
+    package = "solver." + doc.stem.replace("-", "_")
+    names = package_names(package)
+    items = decisions(doc)
+    assert items, f"{doc.name} marks no [D] decision"
+    for item in items:
+        cited = _CODE_NAME.findall(item)
+        assert cited, f"{doc.name}: a [D] item names no constant or option: {item[:80]}"
+        for name in cited:
+            assert resolves(name, names), f"{doc.name}: {name} does not exist in {package}"
+
+
+def test_rule_pages_cover_every_game() -> None:
+    from solver.games import GAMES
+    documented = {p.stem for p in RULE_PAGES} | {"terra-nova-kosmos"}
+    assert set(GAMES) <= documented
+
+
+# ----------------------------------------------------------------- links, refs
+
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def _linked_docs() -> list[Path]:
+    return [REPO_ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
+
+
+@pytest.mark.parametrize("doc", _linked_docs(), ids=lambda p: str(p.relative_to(REPO_ROOT)))
+def test_relative_links_resolve(doc: Path) -> None:
+    text = doc.read_text(encoding="utf-8")
+    for target in LINK.findall(text):
+        if re.match(r"[a-z]+:", target) or target.startswith("#"):
+            continue
+        file = target.split("#", 1)[0]
+        assert (doc.parent / file).exists(), f"{doc.name}: link to missing {target}"
