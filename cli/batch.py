@@ -16,7 +16,7 @@ from typing import Any
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from cli.cluster import note_ran_on, scheduler_option
+from cli.cluster import INTERRUPTED, note_ran_on, scheduler_option
 from cli.console import err, user_errors
 from solver.batch import run_batch
 from solver.cpsat import SolveParams, default_workers
@@ -24,8 +24,6 @@ from solver.executor import connect
 from solver.tomlfile import atomic_write_text
 
 FILE = click.Path(dir_okay=False, path_type=Path)
-INTERRUPTED = 130
-"""Exit status after Ctrl-C (128 + SIGINT), as a shell reports it."""
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"],

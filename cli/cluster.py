@@ -1,4 +1,4 @@
-"""``--scheduler``: the option of the commands that can run on a Dask cluster, and its notes."""
+"""``--scheduler``: the option of the commands that can run on a Dask cluster; notes, Ctrl-C."""
 
 from __future__ import annotations
 
@@ -9,6 +9,9 @@ import click
 
 from cli.console import err
 from solver.executor import SCHEDULER_ENV, Executor
+
+INTERRUPTED = 130
+"""Exit status after Ctrl-C (128 + SIGINT), as a shell reports it."""
 
 
 def scheduler_option(what: str) -> Callable[[Any], Any]:

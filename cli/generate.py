@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from cli.cluster import note_ran_on
+from cli.cluster import INTERRUPTED, note_ran_on
 from cli.console import err, out
 from solver.executor import connect
 from solver.protocol import Game
@@ -39,16 +40,23 @@ def run(game: Game, count: int, seed: int, out_dir: Path, kind: str | None, turn
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[tried]} candidates, {task.fields[rate]} puzzles/min"),
                TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
-    with connect(scheduler, workers) as executor, \
-            Progress(*columns, console=err, transient=False) as bar:
-        task = bar.add_task(f"{game.key} {kind}", total=count, tried=0, rate="-")
+    kept_so_far = [0]
+    try:
+        with connect(scheduler, workers) as executor, \
+                Progress(*columns, console=err, transient=False) as bar:
+            task = bar.add_task(f"{game.key} {kind}", total=count, tried=0, rate="-")
 
-        def progress(kept: int, tried: int) -> None:
-            minutes = (time.perf_counter() - start) / 60
-            bar.update(task, completed=kept, tried=tried,
-                       rate=f"{kept / minutes:.1f}" if minutes > 0 else "-")
+            def progress(kept: int, tried: int) -> None:
+                kept_so_far[0] = kept
+                minutes = (time.perf_counter() - start) / 60
+                bar.update(task, completed=kept, tried=tried,
+                           rate=f"{kept / minutes:.1f}" if minutes > 0 else "-")
 
-        written = generate(request, progress, executor)
+            written = generate(request, progress, executor)
+    except KeyboardInterrupt:
+        err.print(f"interrupted: {kept_so_far[0]} puzzle(s) written in {out_dir}",
+                  soft_wrap=True)
+        sys.exit(INTERRUPTED)
     note_ran_on(executor, scheduler)
     table = Table(title=f"{len(written)} puzzles in {out_dir}")
     for name in ("file", "candidate", "difficulty", "signals"):

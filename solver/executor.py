@@ -16,13 +16,16 @@ do not pay for it.
 from __future__ import annotations
 
 import os
+import signal
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
+from multiprocessing.pool import Pool
+from queue import SimpleQueue
 from typing import Any, Protocol
 
+from solver.cpsat import ctrl_c_ends_run
 from solver.errors import InputError
 
 SCHEDULER_ENV = "BOARDSAT_SCHEDULER"
@@ -94,61 +97,79 @@ def _run_on_worker(fn: Task, args: tuple) -> tuple[str, Any]:
     return f"{get_worker().address} pid {os.getpid()}", fn(*args)
 
 
+def _ignore_ctrl_c() -> None:
+    """Pool processes leave Ctrl-C to the client, which ends them (:class:`LocalExecutor`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class LocalExecutor:
-    """This machine: inline for one process (no pool), else a process pool."""
+    """This machine: inline for one process (no pool), else a process pool.
+
+    Ctrl-C ends the run: inline, the current solve stops and KeyboardInterrupt
+    follows (:func:`solver.cpsat.ctrl_c_ends_run`); pooled, the pool's processes
+    (which ignore Ctrl-C themselves) are terminated with their tasks.
+    """
 
     def __init__(self, processes: int = 1):
         self.processes = max(1, processes)
         self.description = ("this process" if self.processes == 1
                             else f"{self.processes} local processes")
         self.ran_on: Counter[str] = Counter()
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: Pool | None = None
+        self._outstanding = 0
 
     def __enter__(self) -> LocalExecutor:
         if self.processes > 1:
-            self._pool = ProcessPoolExecutor(self.processes)
+            self._pool = Pool(self.processes, initializer=_ignore_ctrl_c)
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        if self._pool is None:
+            return
+        if kind is None and not self._outstanding:
+            self._pool.close()
+        else:  # Ctrl-C, an error, or results no longer wanted: end the tasks
+            self._pool.terminate()
+        self._pool.join()
+        self._pool = None
 
     def map_unordered(self, fn: Task, tasks: Iterable[tuple]) -> Iterator[Done]:
         """See :meth:`Executor.map_unordered`; inline tasks run one at a time, when asked for."""
         if self._pool is None:
             for index, args in enumerate(tasks):
-                where, value = _run_here(fn, args)
+                with ctrl_c_ends_run():
+                    where, value = _run_here(fn, args)
                 self.ran_on[where] += 1
                 yield Done(index, value, where)
             return
         yield from self._pooled(self._pool, fn, tasks)
 
-    def _pooled(self, pool: ProcessPoolExecutor, fn: Task,
-                tasks: Iterable[tuple]) -> Iterator[Done]:
+    def _pooled(self, pool: Pool, fn: Task, tasks: Iterable[tuple]) -> Iterator[Done]:
         numbered = enumerate(tasks)
-        pending: dict[Future, int] = {}
+        arrived: SimpleQueue = SimpleQueue()
 
         def submit(count: int) -> None:
             for _ in range(count):
                 item = next(numbered, None)
                 if item is None:
                     return
-                pending[pool.submit(_run_here, fn, item[1])] = item[0]
+                index = item[0]
+                pool.apply_async(
+                    _run_here, (fn, item[1]),
+                    callback=lambda result, i=index: arrived.put((i, result, None)),
+                    error_callback=lambda error, i=index: arrived.put((i, None, error)))
+                self._outstanding += 1
 
-        try:
-            submit(2 * self.processes)
-            while pending:
-                finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
-                for future in sorted(finished, key=pending.__getitem__):
-                    index = pending.pop(future)
-                    where, value = future.result()
-                    self.ran_on[where] += 1
-                    submit(1)
-                    yield Done(index, value, where)
-        finally:
-            for future in pending:
-                future.cancel()
+        submit(2 * self.processes)
+        while self._outstanding:
+            index, result, error = arrived.get()
+            self._outstanding -= 1
+            if error is not None:
+                raise error
+            where, value = result
+            self.ran_on[where] += 1
+            submit(1)
+            yield Done(index, value, where)
 
 
 class DaskExecutor:

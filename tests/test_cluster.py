@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from distributed import LocalCluster
 
 from cli.main import main
-from solver.executor import SCHEDULER_ENV, DaskExecutor, LocalExecutor, in_order
+from solver.executor import SCHEDULER_ENV, DaskExecutor
 from solver.puzzlegen import Request, generate
 
 cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers get _slow by value
@@ -155,10 +155,3 @@ def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(cluster):
     assert sorted(done.index for done in seen) == list(range(10))
     assert all(done.value[0] == done.index for done in seen)
     assert any(done.value[1] != killed for done in seen[1:])
-
-
-def test_in_order_hands_results_on_by_index():
-    with LocalExecutor(2) as executor:
-        ready = list(in_order(executor.map_unordered(pow, [(i, 2) for i in range(6)])))
-    assert len(ready) == 6  # one entry per arrival
-    assert [done.value for batch in ready for done in batch] == [0, 1, 4, 9, 16, 25]

@@ -3,6 +3,7 @@
 from solver.cpsat.harness import (
     SolveParams,
     SolveResult,
+    ctrl_c_ends_run,
     default_workers,
     enumerate_projections,
     solve,
@@ -11,6 +12,7 @@ from solver.cpsat.harness import (
 __all__ = [
     "SolveParams",
     "SolveResult",
+    "ctrl_c_ends_run",
     "default_workers",
     "enumerate_projections",
     "solve",

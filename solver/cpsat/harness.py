@@ -3,7 +3,8 @@
 Game-neutral: it takes a built ``cp_model.CpModel`` and returns a
 :class:`SolveResult` plus the solver (for reading values). Ctrl-C during a
 solve stops the search and returns the best solution found so far instead of
-raising, so callers can still print it.
+raising, so callers can still print it; inside :func:`ctrl_c_ends_run` (a driver
+running many solves) it then raises KeyboardInterrupt to end the whole run.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -99,6 +101,23 @@ def _configure(solver: cp_model.CpSolver, params: SolveParams) -> None:
         p.max_time_in_seconds = max(0.001, float(params.time_limit))
 
 
+_CTRL_C_ENDS_RUN: ContextVar[bool] = ContextVar("ctrl_c_ends_run", default=False)
+
+
+@contextmanager
+def ctrl_c_ends_run() -> Iterator[None]:
+    """While the block runs, Ctrl-C during a solve stops it and then raises KeyboardInterrupt.
+
+    For drivers that run many solves one after another in this process (batch,
+    generate, bench): Ctrl-C ends the run instead of only cutting one solve short.
+    """
+    token = _CTRL_C_ENDS_RUN.set(True)
+    try:
+        yield
+    finally:
+        _CTRL_C_ENDS_RUN.reset(token)
+
+
 @contextmanager
 def _stop_on_sigint(solver: cp_model.CpSolver, flag: list[bool]) -> Iterator[None]:
     """While solving, Ctrl-C asks CP-SAT to stop and keep its best solution."""
@@ -115,6 +134,37 @@ def _stop_on_sigint(solver: cp_model.CpSolver, flag: list[bool]) -> Iterator[Non
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+    if flag[0] and _CTRL_C_ENDS_RUN.get():
+        raise KeyboardInterrupt
+
+
+def _run(solver: cp_model.CpSolver, model: cp_model.CpModel,
+         callback: cp_model.CpSolverSolutionCallback | None) -> Any:
+    """``solver.solve(model, callback)``; inside :func:`ctrl_c_ends_run`, Ctrl-C reaches Python.
+
+    CP-SAT normally catches Ctrl-C itself (it stops and returns its best answer,
+    and Python never hears of it). To end a whole run, the solve runs in a
+    helper thread with CP-SAT's own catching off while this (main) thread waits
+    in short steps, so the handler of :func:`_stop_on_sigint` runs at once.
+    """
+    if not _CTRL_C_ENDS_RUN.get() or threading.current_thread() is not threading.main_thread():
+        return solver.solve(model, callback) if callback else solver.solve(model)
+    solver.parameters.catch_sigint_signal = False
+    outcome: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            outcome["code"] = solver.solve(model, callback) if callback else solver.solve(model)
+        except BaseException as exc:  # handed to the waiting thread
+            outcome["error"] = exc
+
+    helper = threading.Thread(target=work, name="cp-sat solve")
+    helper.start()
+    while helper.is_alive():
+        helper.join(0.1)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["code"]
 
 
 class _Progress(cp_model.CpSolverSolutionCallback):
@@ -148,7 +198,7 @@ def solve(
     callback = _Progress(progress) if progress else None
     start = time.perf_counter()
     with _stop_on_sigint(solver, interrupted):
-        code = solver.solve(model, callback) if callback else solver.solve(model)
+        code = _run(solver, model, callback)
     wall = time.perf_counter() - start
     status = _STATUS.get(code, "unknown")
     has_objective = model.has_objective()
@@ -192,7 +242,7 @@ def enumerate_projections(
     collector = Collector()
     interrupted = [False]
     with _stop_on_sigint(solver, interrupted):
-        code = solver.solve(model, collector)
+        code = _run(solver, model, collector)
     if code != cp_model.OPTIMAL and code != cp_model.INFEASIBLE:
         raise TimeoutError(f"enumeration did not finish ({_STATUS.get(code, code)})")
     return collector.seen
