@@ -1,0 +1,118 @@
+"""What the last-round model precomputes from the map: cells, links, river hops.
+
+Geometry only, no rules of play: which cells may ever carry a building of the
+player P to move (``nodes``: P's buildings, then the unbuilt landscape hexes P
+could reach), side adjacency and bridge spots between them, and the number of
+river hexes a shipping link needs ([D11]). The model turns these into
+literals; nothing here decides what is legal.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from solver.terra_nova_kosmos.position import Position
+
+FAR = 10 ** 6
+"""River hops between two hexes that no river path joins."""
+
+
+def river_hops(position: Position, source: int) -> dict[int, int]:
+    """For each landscape hex X: the fewest river hexes on a path source, r1…rk, X
+    (k ≥ 1, every ri a river hex, each hex sharing a side with the next) [D11]."""
+    grid, river = position.grid, position.board.river
+    depth: dict[int, int] = {}
+    queue: deque[int] = deque()
+    for nb in grid.neighbours[source]:
+        if nb in river:
+            depth[nb] = 1
+            queue.append(nb)
+    while queue:
+        cell = queue.popleft()
+        for nb in grid.neighbours[cell]:
+            if nb in river and nb not in depth:
+                depth[nb] = depth[cell] + 1
+                queue.append(nb)
+    hops: dict[int, int] = {}
+    for r, d in depth.items():
+        for nb in grid.neighbours[r]:
+            if nb not in river and nb != source and d < hops.get(nb, FAR):
+                hops[nb] = d
+    return hops
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The cells of the model and the links between them.
+
+    ``nodes`` are map cells: first P's buildings (ascending), then the candidate
+    hexes (ascending). Indices into ``nodes`` are the model's *node numbers*.
+    """
+
+    nodes: tuple[int, ...]
+    own: int
+    """The first ``own`` nodes carry P's buildings at the start."""
+    side: tuple[tuple[int, ...], ...]
+    """Per node: the node numbers sharing a hex side."""
+    hops: tuple[dict[int, int], ...]
+    """Per node: node number → river hexes of the shortest shipping link (absent: none)."""
+    old_bridges: frozenset[tuple[int, int]]
+    """Bridges on the map (anyone's) as node-number pairs (i < j)."""
+    spots: tuple[tuple[int, int], ...]
+    """Free bridge spots as map-cell pairs (a < b)."""
+
+    @property
+    def size(self) -> int:
+        """Number of nodes."""
+        return len(self.nodes)
+
+    def node(self, cell: int) -> int | None:
+        """The node number of a map cell, or None."""
+        try:
+            return self.nodes.index(cell)
+        except ValueError:
+            return None
+
+
+def _reachable(position: Position, start: set[int], max_ship: int, extra: set[int]) -> set[int]:
+    """Unbuilt landscape hexes reachable from ``start`` by chains of range steps
+    (side, any bridge spot, shipping up to ``max_ship``), plus ``extra``."""
+    grid, river = position.grid, position.board.river
+    free = {c for c in range(grid.size)
+            if c not in river and position.buildings[c] is None}
+    spot_nb: dict[int, set[int]] = {}
+    for a, b in position.board.bridge_spots:
+        spot_nb.setdefault(a, set()).add(b)
+        spot_nb.setdefault(b, set()).add(a)
+    seen = set(start)
+    queue = deque(sorted(start))
+    while queue:
+        cell = queue.popleft()
+        near = set(grid.neighbours[cell]) | spot_nb.get(cell, set())
+        near |= {x for x, d in river_hops(position, cell).items() if d <= max_ship}
+        for nb in sorted(near):
+            if nb in free and nb not in seen:
+                seen.add(nb)
+                queue.append(nb)
+    return (seen - start) | (extra & free)
+
+
+def build_geometry(position: Position, max_ship: int, extra: set[int]) -> Geometry:
+    """The model's nodes and links for P = ``position.to_move``; ``max_ship`` bounds P's
+    shipping value during play, ``extra`` are hexes P may build on without range."""
+    me = position.to_move
+    own = [c for c in position.buildings_of(me)]
+    candidates = sorted(_reachable(position, set(own), max_ship, extra))
+    nodes = tuple(own + candidates)
+    index = {cell: i for i, cell in enumerate(nodes)}
+    side = tuple(tuple(index[nb] for nb in position.grid.neighbours[c] if nb in index)
+                 for c in nodes)
+    hops = []
+    for c in nodes:
+        hops.append({index[x]: d for x, d in river_hops(position, c).items() if x in index})
+    built = {br for p in position.players for br in p.bridges}
+    old = frozenset((min(index[a], index[b]), max(index[a], index[b]))
+                    for a, b in built if a in index and b in index)
+    spots = tuple(s for s in position.board.bridge_spots if s not in built)
+    return Geometry(nodes, len(own), side, tuple(hops), old, spots)

@@ -1,0 +1,1187 @@
+"""The CP-SAT model of the ``last-round`` puzzle: P's turns to the pass, then scoring.
+
+State ``0…T`` (before step 1, after step t) and an action per step ``1…T``:
+
+* state: per node (a hex that may carry P's building) house/Kontor/palace
+  Booleans and "habitable" (P's home landscape), per free bridge spot a bridge
+  Boolean, money, the three power bowls, the shipping track, palace sides
+  built, town membership of each building and the town tiles left;
+* action: one Boolean per action kind (one-hot, ``idle`` after the pass),
+  per node the effect Booleans (transformed, house placed, upgraded, Kontor
+  placed), per spot "bridged now", the exchange ``$k`` before it (k = the
+  money shortfall, the canonical turn);
+* transitions: linear equalities per Boolean, power gains in closed form
+  with ``add_min_equality``; range from any P building over hex sides,
+  bridges or at most S river hexes ([D11]);
+* towns: after every step the graph of P's buildings is labelled by
+  components (a root per component, parent pointers with decreasing rank,
+  equal labels across every edge), subtree sums give each component's size,
+  town value and old-town count; every tile-less component of ≥ 4 buildings
+  and value ≥ threshold founds a town while tiles last ([D25]);
+* end: pass bonuses, money ``(money + bowl III) // 3`` (Druiden triples),
+  the largest group connected through range (root, rank, supporting
+  neighbour) and the area places of every player;
+* objective: P's final score, then the others' final scores (minimised),
+  then the number of turns — one :func:`solver.cpsat.objectives.lexicographic`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from solver.cpsat.constraints import negate
+from solver.cpsat.objectives import Goal, Lexicographic, lexicographic
+from solver.terra_nova_kosmos.model.geometry import Geometry, build_geometry, river_hops
+from solver.terra_nova_kosmos.model.scope import horizon as turn_bound
+from solver.terra_nova_kosmos.model.scope import (
+    money_bound,
+    once_specials,
+    unsupported,
+)
+from solver.terra_nova_kosmos.notation import Action, Exchange, Town, Turn
+from solver.terra_nova_kosmos.position import Position
+from solver.terra_nova_kosmos.rules import (
+    AREA_POINTS,
+    BONUS_TILES,
+    BRIDGE_COST,
+    BRIDGES,
+    FEEN_SPADE_POWER,
+    FELINE_KONTOR_COST,
+    FELINE_KONTOR_COST_NEIGHBOUR,
+    FLASCHENGEISTER_TOWN_VP,
+    GOLEMS_PASS_VP,
+    HOUSE_COST,
+    HOUSES,
+    INV_KONTOR_POWER,
+    KOBOLDE_PALACE_POWER,
+    KOBOLDE_POWER_PER_SPADE,
+    KONTOR_COST,
+    KONTOR_COST_NEIGHBOUR,
+    KONTORE,
+    LETTER_LANDSCAPE,
+    MONEY_PER_VP,
+    PA_MONEY,
+    PALACE_COST,
+    PALACES,
+    POWER_ACTIONS,
+    POWER_TOKENS,
+    ROUND_TILES,
+    SHIP_COST,
+    SIDE_A,
+    SPADE_COST,
+    SPADES,
+    TOWN6_MIN_VALUE,
+    TOWN_MIN_BUILDINGS,
+    TOWN_MIN_VALUE,
+    TOWN_TILES,
+    TOWN_VALUE,
+)
+
+DIGS = ("terraform", "pa-spade1", "b-spade", "feen-spade", "pa-spade2", "pa-spade2x2")
+"""Actions that transform with spades (``pa-spade2x2``: ``pa-spade2`` on two hexes)."""
+FREE_SPADE = ("pa-spade1", "b-spade", "feen-spade")
+KINDS = ("build", *DIGS, "desert-dig", "lake-house", "upgrade-k", "upgrade-pl", "upgrade-pr",
+         "inv-kontor", "ship", "pa-ship", "bridge", "pa-bridge3", "pa-bridge4", "pa-money7",
+         "pass", "idle")
+BRIDGING = ("bridge", "pa-bridge3", "pa-bridge4")
+RANK_FREE = 0
+
+
+class Unsupported(ValueError):
+    """The position is outside what the model encodes (the message says what)."""
+
+
+def _pass_tile(position: Position) -> tuple[str | None, int]:
+    """The tile P takes on passing ([D23]) and its coins: the first with most coins
+    (coins are all a tile is worth after round 5's pass)."""
+    if not position.rules.final_round_swap or not position.bonus_display:
+        return None, 0
+    best = max(coins for _, coins in position.bonus_display)
+    return next(t for t, c in position.bonus_display if c == best), best
+
+
+def _area_table(sizes: list[int], top: int, players: int) -> tuple[list[int], list[int]]:
+    """For each group size ``a`` of P: P's area points and the others' sum, the
+    others' largest groups being ``sizes`` (places shared by tied players)."""
+    points = AREA_POINTS[:players]
+    mine, theirs = [], []
+    for a in range(top + 1):
+        everyone = [a, *sizes]
+        shares = []
+        for s in everyone:
+            above = sum(1 for x in everyone if x > s)
+            tied = sum(1 for x in everyone if x == s)
+            covered = sum(points[above:above + tied])
+            shares.append(covered // tied)
+        mine.append(shares[0])
+        theirs.append(sum(shares[1:]))
+    return mine, theirs
+
+
+def _largest_group(position: Position, colour: str, shipping: int) -> int:
+    """The size of ``colour``'s largest group of buildings connected through range."""
+    cells = set(position.buildings_of(colour))
+    bridges = {b for p in position.players for b in p.bridges}
+    seen: set[int] = set()
+    best = 0
+    for start in sorted(cells):
+        if start in seen:
+            continue
+        stack, size = [start], 0
+        seen.add(start)
+        while stack:
+            cell = stack.pop()
+            size += 1
+            near = set(position.grid.neighbours[cell])
+            near |= {b if a == cell else a for a, b in bridges if cell in (a, b)}
+            near |= {x for x, d in river_hops(position, cell).items() if d <= shipping}
+            for nb in near & cells - seen:
+                seen.add(nb)
+                stack.append(nb)
+        best = max(best, size)
+    return best
+
+
+@dataclass
+class Step:
+    """The variables of one step (action t, 1-based)."""
+
+    kind: dict[str, Any]
+    exchange: Any
+    tr: dict[int, Any] = field(default_factory=dict)
+    dig: dict[int, Any] = field(default_factory=dict)
+    house: dict[int, Any] = field(default_factory=dict)
+    up_k: dict[int, Any] = field(default_factory=dict)
+    up_p: dict[int, Any] = field(default_factory=dict)
+    inv: dict[int, Any] = field(default_factory=dict)
+    bridge: dict[int, Any] = field(default_factory=dict)
+    found: dict[int, Any] = field(default_factory=dict)
+    tiles: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class State:
+    """The variables of one state (0 = the position)."""
+
+    house: list[Any]
+    kontor: list[Any]
+    palace: list[Any]
+    built: list[Any]
+    home: list[Any]
+    bridge: list[Any]
+    money: Any
+    bowls: tuple[Any, Any, Any]
+    ship: Any
+    ship_at_least: dict[int, Any]
+    left: Any
+    right: Any
+    town: list[Any]
+    tiles_left: Any
+    passed: Any
+
+
+@dataclass
+class LastRound:
+    """A built last-round model and what its solution is read from."""
+
+    position: Position
+    model: cp_model.CpModel
+    objective: Lexicographic
+    geometry: Geometry
+    steps: list[Step]
+    states: list[State]
+    value: Any
+    others: Any
+    turns: Any
+    pass_tile: str | None
+    answer: list[Any]
+    """The Booleans that make up a line (for uniqueness checks)."""
+
+
+class _Builder:
+    """Builds the model in a fixed order; one method per rule."""
+
+    def __init__(self, position: Position):
+        reason = unsupported(position)
+        if reason:
+            raise Unsupported(reason)
+        self.p = position
+        self.me = position.to_move
+        self.player = position.player(self.me)
+        self.faction = position.faction(self.me)
+        self.fid = self.player.faction
+        self.reach = BONUS_TILES[self.player.bonus].reach if self.player.bonus else 0
+        self.max_ship = self.faction.max_shipping
+        extra = set()
+        if self.fid == "flaschengeister":
+            extra = {c for c in range(position.grid.size) if position.landscape[c] == "l"}
+        self.g = build_geometry(position, max(self.max_ship, self.player.shipping) + self.reach,
+                                extra)
+        self.home_letter = {v: k for k, v in LETTER_LANDSCAPE.items()}[self.faction.home]
+        non_home = sum(1 for c in self.g.nodes[self.g.own:]
+                       if position.landscape[c] != self.home_letter)
+        self.T = turn_bound(position, self.g.size - self.g.own, non_home)
+        self.m = cp_model.CpModel()
+        self.false = self.m.new_constant(0)
+        self.mmax = money_bound(position, self.g.size - self.g.own)
+        self.tile = (position.round_tiles[position.round - 1]
+                     if len(position.round_tiles) >= position.round else None)
+        self.pass_tile, self.coins = _pass_tile(position)
+        self.town_count: list[Any] = []
+        self.children_sums: list[Any] = []
+        self.town_root: list[Any] = []
+        self.roots: list[Any] = []
+        self.specials = once_specials(position)
+        self.steps: list[Step] = []
+        self.states: list[State] = []
+        self.vp_terms: list[Any] = []
+        self.events: list[tuple[int, Any, list[Any]]] = []
+        """(node, literal, bridges before) of every house built or upgrade: others gain
+        power ([D24])."""
+        self.houses_built: list[tuple[int, Any]] = []
+        self.upgrades: list[Any] = []
+
+    # ---- small helpers
+    def bool(self, name: str) -> cp_model.IntVar:
+        return self.m.new_bool_var(name)
+
+    def both(self, a: Any, b: Any, name: str) -> Any:
+        """``a AND b`` with constant folding."""
+        if a is False or b is False:
+            return False
+        if a is True:
+            return b
+        if b is True:
+            return a
+        v = self.bool(name)
+        self.m.add_bool_and([a, b]).only_enforce_if(v)
+        self.m.add_bool_or([~a, ~b, v])
+        return v
+
+    def any_of(self, lits: list[Any], name: str) -> Any:
+        """``OR lits`` with constant folding."""
+        lits = [x for x in lits if x is not False]
+        if any(x is True for x in lits):
+            return True
+        if not lits:
+            return False
+        if len(lits) == 1:
+            return lits[0]
+        v = self.bool(name)
+        self.m.add_bool_or(lits).only_enforce_if(v)
+        for x in lits:
+            self.m.add_implication(x, v)
+        return v
+
+    def clause(self, lits: list[Any], when: list[Any]) -> None:
+        """``AND when → OR lits`` (constants folded)."""
+        if any(w is False for w in when) or any(x is True for x in lits):
+            return
+        cond = [w for w in when if w is not True]
+        lits = [x for x in lits if x is not False]
+        self.m.add_bool_or(lits or [self.false]).only_enforce_if(cond)
+
+    @staticmethod
+    def lin(lits: list[Any]) -> Any:
+        return sum((1 if x is True else 0) if isinstance(x, bool) else x for x in lits)
+
+    def reify_ge(self, expr: Any, k: int, name: str) -> Any:
+        v = self.bool(name)
+        self.m.add(expr >= k).only_enforce_if(v)
+        self.m.add(expr <= k - 1).only_enforce_if(~v)
+        return v
+
+    def gain(self, bowls: tuple[Any, Any, Any], amount: Any, name: str
+             ) -> tuple[Any, Any, Any]:
+        """Bowls after gaining ``amount`` power (I → II, then II → III)."""
+        one, two, three = bowls
+        a = self.m.new_int_var(0, POWER_TOKENS, f"{name}_a")
+        b = self.m.new_int_var(0, POWER_TOKENS, f"{name}_b")
+        self.m.add_min_equality(a, [amount, one])
+        rest = self.m.new_int_var(0, 10 * POWER_TOKENS + self.mmax, f"{name}_r")
+        self.m.add(rest == amount - a)
+        self.m.add_min_equality(b, [rest, two + a])
+        return one - a, two + a - b, three + b
+
+    # ---- the position as state 0
+    def initial_state(self) -> State:
+        p, g = self.p, self.g
+        kinds = [p.buildings[c].kind if p.buildings[c] else None for c in g.nodes]
+        house = [k == "house" for k in kinds]
+        kontor = [k == "kontor" for k in kinds]
+        palace = [k == "palace" for k in kinds]
+        built = [k is not None for k in kinds]
+        home = [p.landscape[c] == self.home_letter for c in g.nodes]
+        town_cells = self.initial_towns()
+        ship = self.player.shipping
+        return State(house, kontor, palace, built, home, [False] * len(g.spots),
+                     self.player.money, tuple(self.player.power), ship,
+                     {},
+                     "left" in self.player.palaces, "right" in self.player.palaces,
+                     [i in town_cells for i in range(g.size)], len(self.player.town_tiles),
+                     False)
+
+    def initial_towns(self) -> set[int]:
+        """Node numbers of P's buildings in a component holding a town."""
+        g = self.g
+        marks = {g.node(c) for c in self.player.towns}
+        edges = self.town_edges_static()
+        out: set[int] = set()
+        for start in range(g.own):
+            seen, stack = {start}, [start]
+            while stack:
+                i = stack.pop()
+                for j in edges.get(i, ()):
+                    if j < g.own and j not in seen:
+                        seen.add(j)
+                        stack.append(j)
+            if seen & marks:
+                out |= seen
+        return out
+
+    def town_edges_static(self) -> dict[int, list[int]]:
+        g = self.g
+        edges: dict[int, list[int]] = {i: list(g.side[i]) for i in range(g.size)}
+        for i, j in sorted(g.old_bridges):
+            edges[i].append(j)
+            edges[j].append(i)
+        return edges
+
+    # ---- the steps
+    def build(self) -> LastRound:
+        s = self.initial_state()
+        self.states.append(s)
+        for t in range(1, self.T + 1):
+            step, s = self.step(t, s)
+            self.steps.append(step)
+            self.states.append(s)
+        self.m.add(s.passed == 1)
+        return self.finish()
+
+    def available(self, kind: str, prev: State) -> bool:
+        p, fid = self.p, self.fid
+        if kind in POWER_ACTIONS:
+            return kind not in p.power_actions_used
+        if kind == "pa-spade2x2":
+            return "pa-spade2" not in p.power_actions_used
+        if kind in ("b-spade", "feen-spade", "lake-house", "desert-dig"):
+            return kind in self.specials
+        if kind == "inv-kontor":
+            return fid == "erfinderinnen" and (prev.left is not False)
+        if kind == "upgrade-pl":
+            return "left" not in self.player.palaces
+        if kind == "upgrade-pr":
+            return "right" not in self.player.palaces
+        if kind == "ship":
+            return self.player.shipping < self.max_ship
+        if kind == "bridge":
+            return bool(self.g.spots) and len(self.player.bridges) < BRIDGES
+        return True
+
+    def step(self, t: int, prev: State) -> tuple[Step, State]:
+        m = self.m
+        kind = {k: (self.bool(f"{k}_{t}") if self.available(k, prev) else False) for k in KINDS}
+        m.add_exactly_one([v for v in kind.values() if v is not False])
+        passed = self.bool(f"passed_{t}")
+        if prev.passed is False:
+            m.add(kind["idle"] == 0)
+        else:
+            m.add(kind["idle"] == prev.passed)
+        m.add(passed == self.lin([prev.passed]) + kind["pass"])
+        exchange = m.new_int_var(0, POWER_TOKENS, f"exch_{t}")
+        step = Step(kind, exchange)
+        self.personal(kind, prev)
+        nxt = self.cells(t, step, prev)
+        self.bridges(t, step, prev, nxt)
+        self.range_rules(t, step, prev)
+        self.supply(step, prev, nxt)
+        spades = self.spades(t, step, prev)
+        cost = self.cost(t, step, prev, spades)
+        self.palaces(t, step, prev, nxt)
+        self.towns(t, step, nxt)
+        self.shipping(t, step, prev, nxt)
+        self.resources(t, step, prev, nxt, cost, spades)
+        self.step_points(t, step, prev, spades)
+        nxt.passed = passed
+        return step, nxt
+
+    def personal(self, kind: dict[str, Any], prev: State) -> None:
+        """Personal left-palace actions need the palace before the turn ("usable from
+        P's next turn"); once per round is summed over the steps in :meth:`finish`."""
+        for k in ("feen-spade", "lake-house", "desert-dig", "inv-kontor"):
+            self.clause([prev.left], [kind[k]])
+
+    def cells(self, t: int, step: Step, prev: State) -> State:
+        """Per-node effects and the new building state."""
+        m, g, kind = self.m, self.g, step.kind
+        house, kontor, palace, built, home = [], [], [], [], []
+        own = g.own
+        for i in range(g.size):
+            up_k = self.bool(f"upk_{t}_{i}") if kind["upgrade-k"] is not False else False
+            up_p = self.bool(f"upp_{t}_{i}") if (kind["upgrade-pl"] is not False
+                                                  or kind["upgrade-pr"] is not False) else False
+            if prev.house[i] is False:
+                up_k = False
+            if prev.kontor[i] is False:
+                up_p = False
+            step.up_k[i], step.up_p[i] = up_k, up_p
+            if up_k is not False:
+                m.add_implication(up_k, prev.house[i]) if prev.house[i] is not True else None
+            if up_p is not False:
+                m.add_implication(up_p, prev.kontor[i]) if prev.kontor[i] is not True else None
+            if i < own:
+                h = self.next_bool(prev.house[i], [], [up_k], f"h_{t}_{i}")
+                k = self.next_bool(prev.kontor[i], [up_k], [up_p], f"k_{t}_{i}")
+                pl = self.next_bool(prev.palace[i], [up_p], [], f"p_{t}_{i}")
+                house.append(h)
+                kontor.append(k)
+                palace.append(pl)
+                built.append(True)
+                home.append(prev.home[i])
+                continue
+            digs = any(kind[k] is not False for k in DIGS)
+            tr = self.bool(f"tr_{t}_{i}") if digs and prev.home[i] is not True else False
+            dig = (self.bool(f"dg_{t}_{i}")
+                   if kind["desert-dig"] is not False and prev.home[i] is not True else False)
+            hs = self.bool(f"hs_{t}_{i}")
+            inv = self.bool(f"inv_{t}_{i}") if kind["inv-kontor"] is not False else False
+            unbuilt = [x for x in (tr, dig, hs, inv) if x is not False]
+            if prev.built[i] is not False:
+                for x in unbuilt:
+                    m.add_implication(x, ~prev.built[i])
+            for x in (tr, dig):
+                if x is not False and prev.home[i] is not False:
+                    m.add_implication(x, ~prev.home[i])
+            self.clause([prev.home[i], tr, dig], [hs])
+            step.tr[i], step.dig[i], step.house[i], step.inv[i] = tr, dig, hs, inv
+            h = self.next_bool(prev.house[i], [hs], [up_k], f"h_{t}_{i}")
+            k = self.next_bool(prev.kontor[i], [up_k, inv], [up_p], f"k_{t}_{i}")
+            pl = self.next_bool(prev.palace[i], [up_p], [], f"p_{t}_{i}")
+            b = self.next_bool(prev.built[i], [hs, inv], [], f"b_{t}_{i}")
+            hm = self.next_bool(prev.home[i], [tr, dig], [], f"home_{t}_{i}")
+            house.append(h)
+            kontor.append(k)
+            palace.append(pl)
+            built.append(b)
+            home.append(hm)
+        self.counts(step)
+        return State(house, kontor, palace, built, home, [], None, (None, None, None), None,
+                     {}, None, None, [], None, None)
+
+    def next_bool(self, before: Any, plus: list[Any], minus: list[Any], name: str) -> Any:
+        """A state Boolean after adding ``plus`` and removing ``minus`` (linear)."""
+        plus = [x for x in plus if x is not False]
+        minus = [x for x in minus if x is not False]
+        if not plus and not minus:
+            return before
+        v = self.bool(name)
+        self.m.add(v == self.lin([before]) + sum(plus) - sum(minus))
+        return v
+
+    def counts(self, step: Step) -> None:
+        """Tie the per-node effects to the action kind."""
+        m, k = self.m, step.kind
+        digs = [k[d] for d in DIGS if d != "pa-spade2x2"]
+        m.add(self.lin(list(step.tr.values())) == self.lin(digs) + 2 * self.lin(
+            [k["pa-spade2x2"]]))
+        m.add(self.lin(list(step.dig.values())) == self.lin([k["desert-dig"]]))
+        build_opt = self.bool("build_opt")
+        family = [k[d] for d in DIGS] + [k["desert-dig"]]
+        m.add(build_opt <= self.lin(family))
+        m.add(self.lin(list(step.house.values()))
+              == self.lin([k["build"], k["lake-house"]]) + build_opt)
+        m.add(self.lin(list(step.inv.values())) == self.lin([k["inv-kontor"]]))
+        m.add(self.lin(list(step.up_k.values())) == self.lin([k["upgrade-k"]]))
+        m.add(self.lin(list(step.up_p.values()))
+              == self.lin([k["upgrade-pl"], k["upgrade-pr"]]))
+        any_family = self.any_of([x for x in family if x is not False], "family")
+        for i, hs in step.house.items():
+            # a house after a transformation goes on the transformed hex
+            self.clause([step.tr[i], step.dig[i]], [hs, any_family])
+
+    def bridges(self, t: int, step: Step, prev: State, nxt: State) -> None:
+        m, g = self.m, self.g
+        kinds = [step.kind[b] for b in BRIDGING]
+        if all(x is False for x in kinds):
+            nxt.bridge = list(prev.bridge)
+            return
+        for s, (a, b) in enumerate(g.spots):
+            ia, ib = g.node(a), g.node(b)
+            ends = [prev.built[x] for x in (ia, ib) if x is not None]
+            if prev.bridge[s] is True or all(e is False for e in ends):
+                step.bridge[s] = False
+                continue
+            v = self.bool(f"br_{t}_{s}")
+            if prev.bridge[s] is not False:
+                m.add_implication(v, ~prev.bridge[s])
+            self.clause(ends, [v])
+            step.bridge[s] = v
+        m.add(self.lin([x for x in step.bridge.values()]) == self.lin(kinds))
+        nxt.bridge = [self.next_bool(prev.bridge[s], [step.bridge.get(s, False)], [],
+                                     f"bridge_{t}_{s}") for s in range(len(g.spots))]
+
+    def link(self, i: int, j: int, bridge: list[Any], ship_at_least: dict[int, Any],
+             reach: int) -> Any:
+        """Hex j is in range of a building on node i in a state: side, bridge or
+        shipping over ≤ S + ``reach`` river hexes."""
+        g = self.g
+        if j in g.side[i] or (min(i, j), max(i, j)) in g.old_bridges:
+            return True
+        lits = []
+        a, b = g.nodes[i], g.nodes[j]
+        for s, spot in enumerate(g.spots):
+            if spot == (min(a, b), max(a, b)):
+                lits.append(bridge[s])
+        hops = g.hops[i].get(j)
+        if hops is not None:
+            need = hops - reach
+            if need <= 0:
+                return True
+            if need <= self.player.shipping:
+                return True
+            lits.append(ship_at_least.get(need, False))
+        return self.any_of(lits, f"link_{i}_{j}")
+
+    def range_rules(self, t: int, step: Step, prev: State) -> None:
+        """Targets of building and transforming are in range before the action;
+        ``desert-dig`` shares a hex side with a P building ([D18])."""
+        g, kind = self.g, step.kind
+        lake = kind["lake-house"]
+        for j in range(g.own, g.size):
+            needs = [x for x in (step.tr[j], step.inv[j]) if x is not False]
+            house_need = step.house[j]
+            if not needs and house_need is False:
+                continue
+            support = []
+            for i in range(g.size):
+                if i == j or prev.built[i] is False:
+                    continue
+                lk = self.link(i, j, prev.bridge, prev.ship_at_least, self.reach)
+                support.append(self.both(prev.built[i], lk, f"z_{t}_{i}_{j}"))
+                if support[-1] is True:
+                    break
+            for x in needs:
+                self.clause(support, [x])
+            self.clause(support, [house_need, negate(lake)])
+            if step.dig[j] is not False:
+                self.clause([prev.built[i] for i in g.side[j]], [step.dig[j]])
+
+    def supply(self, step: Step, prev: State, nxt: State) -> None:
+        """Pieces come from the tableau; one palace per side."""
+        m = self.m
+        m.add(self.lin(nxt.house) <= HOUSES)
+        m.add(self.lin(nxt.kontor) <= KONTORE)
+        m.add(self.lin(nxt.palace) <= PALACES)
+
+    def spades(self, t: int, step: Step, prev: State) -> Any:
+        """Spades used by the step (transformations with spades only, [D13])."""
+        terms = []
+        for i, tr in step.tr.items():
+            if tr is False:
+                continue
+            base = SPADES[self.faction.home][LETTER_LANDSCAPE[self.p.landscape[self.g.nodes[i]]]]
+            terms.append(base * tr)
+            if base == 2 and self.fid == "golems":
+                terms.append(-1 * self.lin([self.both(tr, prev.left, f"gol_{t}_{i}")]))
+                if step.kind["pa-spade2x2"] is not False:
+                    self.clause([prev.left], [tr, step.kind["pa-spade2x2"]])
+            elif base == 2 and step.kind["pa-spade2x2"] is not False:
+                self.clause([], [tr, step.kind["pa-spade2x2"]])
+        return sum(terms)
+
+    def cost(self, t: int, step: Step, prev: State, spades: Any) -> Any:
+        """Money the action costs (paid before it, with the exchange)."""
+        m, k = self.m, step.kind
+        free = self.lin([k[x] for x in FREE_SPADE])
+        pa2 = [x for x in (k["pa-spade2"], k["pa-spade2x2"]) if x is not False]
+        unpaid = m.new_int_var(0, 4, f"unpaid_{t}")
+        if pa2:
+            any_pa2 = self.any_of(pa2, f"pa2_{t}")
+            m.add(unpaid == spades).only_enforce_if(any_pa2)
+            m.add(unpaid == 0).only_enforce_if(negate(any_pa2))
+        else:
+            m.add(unpaid == 0)
+        paid_spades = m.new_int_var(0, 4, f"paid_spades_{t}")
+        m.add(paid_spades == spades - free - unpaid)
+        houses = self.lin(list(step.house.values())) - self.lin([k["lake-house"]])
+        kontor = self.kontor_cost(t, step, prev)
+        return (HOUSE_COST * houses + SPADE_COST * paid_spades + kontor
+                + PALACE_COST * self.lin([k["upgrade-pl"], k["upgrade-pr"]])
+                + SHIP_COST * self.lin([k["ship"]]) + BRIDGE_COST * self.lin([k["bridge"]]))
+
+    def foreign(self, i: int, bridge: list[Any]) -> Any:
+        """Node i's hex is adjacent to a building of another faction (neutral too)."""
+        p, g = self.p, self.g
+        cell = g.nodes[i]
+        lits: list[Any] = []
+        near = set(p.grid.neighbours[cell])
+        near |= {b if a == cell else a for pl in p.players for a, b in pl.bridges
+                 if cell in (a, b)}
+        if any(p.buildings[x] is not None and p.buildings[x].owner != self.me for x in near):
+            return True
+        for s, (a, b) in enumerate(g.spots):
+            if cell in (a, b):
+                other = b if a == cell else a
+                if p.buildings[other] is not None and p.buildings[other].owner != self.me:
+                    lits.append(bridge[s])
+        return self.any_of(lits, f"foreign_{i}")
+
+    def kontor_cost(self, t: int, step: Step, prev: State) -> Any:
+        m = self.m
+        if step.kind["upgrade-k"] is False:
+            return 0
+        cost = m.new_int_var(0, KONTOR_COST, f"kcost_{t}")
+        m.add(cost == 0).only_enforce_if(~step.kind["upgrade-k"])
+        feline = self.fid == "feline"
+        for i, up in step.up_k.items():
+            if up is False:
+                continue
+            nb = self.foreign(i, prev.bridge)
+            pal = prev.left if feline else False
+            for nbv in (False, True):
+                for pv in (False, True):
+                    if (nb is True and not nbv) or (nb is False and nbv):
+                        continue
+                    if (pal is True and not pv) or (pal is False and pv):
+                        continue
+                    price = ((FELINE_KONTOR_COST_NEIGHBOUR if nbv else FELINE_KONTOR_COST)
+                             if pv else (KONTOR_COST_NEIGHBOUR if nbv else KONTOR_COST))
+                    cond = [up]
+                    for lit, val in ((nb, nbv), (pal, pv)):
+                        if not isinstance(lit, bool):
+                            cond.append(lit if val else ~lit)
+                    m.add(cost == price).only_enforce_if(cond)
+        return cost
+
+    def palaces(self, t: int, step: Step, prev: State, nxt: State) -> None:
+        """One palace per side; the left and right flags follow the upgrades."""
+        k = step.kind
+        for side, kind in (("left", "upgrade-pl"), ("right", "upgrade-pr")):
+            before = getattr(prev, side)
+            if k[kind] is not False and before is not False:
+                self.m.add_implication(k[kind], ~before) if before is not True \
+                    else self.m.add(k[kind] == 0)
+            setattr(nxt, side, self.next_bool(before, [k[kind]], [], f"{side}_{t}"))
+
+    # ---- towns: components of P's buildings after every step
+    def labelling_needed(self) -> bool:
+        """Components are needed for towns (tiles left) and Druiden settlements."""
+        druid = self.fid == "druiden" and ("left" in self.player.palaces
+                                           or self.p.palaces_left(self.me) > 0)
+        return bool(self.player.town_tiles) or druid
+
+    def components(self, t: int, nxt: State, prev: State
+                   ) -> tuple[list[Any], list[Any], list[Any], list[Any], dict]:
+        """Label the town graph of state ``nxt``: a root per component, a parent for
+        every other building (rank decreasing), equal labels across every edge;
+        subtree sums give each root its component's size, town value and number of
+        buildings that were in a town before the step."""
+        m, g = self.m, self.g
+        n = g.size
+        edges = self.town_edges(nxt.bridge)
+        lab = [m.new_int_var(0, n - 1, f"lab_{t}_{i}") for i in range(n)]
+        rank = [m.new_int_var(0, n - 1, f"rank_{t}_{i}") for i in range(n)]
+        root = [self.bool(f"root_{t}_{i}") if nxt.built[i] is not False else False
+                for i in range(n)]
+        children: dict[int, list[tuple[int, Any]]] = {i: [] for i in range(n)}
+        for i in range(n):
+            if nxt.built[i] is False:
+                continue
+            parents = []
+            for j, e in edges[i]:
+                if nxt.built[j] is False:
+                    continue
+                par = self.bool(f"par_{t}_{i}_{j}")
+                for x in (nxt.built[j], e):
+                    if x is not True:
+                        m.add_implication(par, x)
+                m.add(rank[j] + 1 <= rank[i]).only_enforce_if(par)
+                parents.append(par)
+                children[j].append((i, par))
+                if i < j:
+                    together = [x for x in (nxt.built[i], nxt.built[j], e) if x is not True]
+                    m.add(lab[i] == lab[j]).only_enforce_if(together)
+            m.add(sum(parents) + root[i] == self.lin([nxt.built[i]]))
+            m.add(lab[i] == i).only_enforce_if(root[i])
+        size: list[Any] = [0] * n
+        value: list[Any] = [0] * n
+        old: list[Any] = [0] * n
+        for i in range(n):
+            if nxt.built[i] is False:
+                continue
+            size[i] = m.new_int_var(0, n, f"sz_{t}_{i}")
+            value[i] = m.new_int_var(0, 3 * n, f"vl_{t}_{i}")
+            old[i] = m.new_int_var(0, n, f"od_{t}_{i}")
+        for i in range(n):
+            if nxt.built[i] is False:
+                continue
+            sums: list[list[Any]] = [[], [], []]
+            for c, par in children[i]:
+                for which, (src, top) in enumerate(((size, n), (value, 3 * n), (old, n))):
+                    v = m.new_int_var(0, top, f"sub{which}_{t}_{c}_{i}")
+                    m.add(v == src[c]).only_enforce_if(par)
+                    m.add(v == 0).only_enforce_if(~par)
+                    sums[which].append(v)
+            own_value = (TOWN_VALUE["house"] * self.lin([nxt.house[i]])
+                         + TOWN_VALUE["kontor"] * self.lin([nxt.kontor[i]])
+                         + TOWN_VALUE["palace"] * self.lin([nxt.palace[i]]))
+            m.add(size[i] == self.lin([nxt.built[i]]) + sum(sums[0]))
+            m.add(value[i] == own_value + sum(sums[1]))
+            m.add(old[i] == self.lin([prev.town[i]]) + sum(sums[2]))
+        return root, size, value, old, edges
+
+    def towns(self, t: int, step: Step, nxt: State) -> None:
+        """Every tile-less component of ≥ 4 buildings and value ≥ threshold founds a
+        town while tiles last ([D25]); town membership spreads over each component."""
+        m, g = self.m, self.g
+        prev = self.states[-1]
+        n = g.size
+        tiles = [x for x in TOWN_TILES if x in self.player.town_tiles]
+        if not self.labelling_needed():
+            nxt.town = list(prev.town)
+            nxt.tiles_left = prev.tiles_left
+            self.town_count.append(0)
+            return
+        root, size, value, old, edges = self.components(t, nxt, prev)
+        self.roots = root
+        threshold = self.threshold(nxt)
+        found: dict[int, Any] = {}
+        qualified = []
+        is_town: dict[int, Any] = {}
+        for i in range(n):
+            if root[i] is False:
+                continue
+            fresh = self.bool(f"fresh_{t}_{i}")
+            m.add(old[i] == 0).only_enforce_if(fresh)
+            m.add(old[i] >= 1).only_enforce_if(~fresh)
+            town = self.bool(f"istown_{t}_{i}")
+            if tiles:
+                big = self.reify_ge(size[i], TOWN_MIN_BUILDINGS, f"big_{t}_{i}")
+                rich = self.bool(f"rich_{t}_{i}")
+                m.add(value[i] >= threshold).only_enforce_if(rich)
+                m.add(value[i] <= threshold - 1).only_enforce_if(~rich)
+                q = self.bool(f"qual_{t}_{i}")
+                m.add_bool_and([root[i], big, rich, fresh]).only_enforce_if(q)
+                m.add_bool_or([~root[i], ~big, ~rich, ~fresh, q])
+                f = self.bool(f"found_{t}_{i}")
+                m.add_implication(f, q)
+                found[i] = f
+                qualified.append(q)
+                m.add_bool_or([~fresh, f]).only_enforce_if(town)
+                m.add_implication(f, town)
+            else:
+                m.add(town == ~fresh)
+            m.add_implication(~fresh, town)
+            is_town[i] = town
+        count: Any = 0
+        if found:
+            count = m.new_int_var(0, len(tiles), f"towns_{t}")
+            m.add(count == sum(found.values()))
+            m.add_min_equality(count, [sum(qualified), prev.tiles_left])
+            self.town_cut(step, count, len(tiles))
+        step.found = found
+        town_lits: list[Any] = []
+        for i in range(n):
+            if nxt.built[i] is False:
+                town_lits.append(False)
+                continue
+            v = self.bool(f"town_{t}_{i}")
+            town_lits.append(v)
+            if nxt.built[i] is not True:
+                m.add_implication(v, nxt.built[i])
+            if i in is_town:
+                m.add(v == is_town[i]).only_enforce_if(root[i])
+        for i in range(n):
+            for j, e in edges[i]:
+                if i < j and town_lits[i] is not False and town_lits[j] is not False:
+                    together = [x for x in (nxt.built[i], nxt.built[j], e) if x is not True]
+                    m.add(town_lits[i] == town_lits[j]).only_enforce_if(together)
+        nxt.town = town_lits
+        step.tiles = {x: self.bool(f"tile_{t}_{x}") for x in tiles}
+        if tiles:
+            m.add(sum(step.tiles.values()) == count)
+            nxt.tiles_left = m.new_int_var(0, len(tiles), f"tiles_left_{t}")
+            m.add(nxt.tiles_left == prev.tiles_left - count)
+        else:
+            nxt.tiles_left = 0
+        self.town_count.append(count)
+
+    def town_cut(self, step: Step, count: Any, tiles: int) -> None:
+        """Implied: a town is founded only by a step that adds a building, upgrades or
+        bridges; more than one only by the ``TOWN6`` palace (the threshold drops)."""
+        k = step.kind
+        change = [x for d in (step.house, step.up_k, step.up_p, step.inv, step.bridge)
+                  for x in d.values() if x is not False]
+        if not change:
+            self.m.add(count == 0)
+            return
+        many = k["upgrade-pr"] if self.fid in SIDE_A else False
+        self.m.add(count <= sum(change) + (tiles - 1) * self.lin([many]))
+
+    def town_edges(self, bridge: list[Any]) -> dict[int, list[tuple[int, Any]]]:
+        """Per node: (neighbour node, edge literal) of the town graph (sides, bridges)."""
+        g = self.g
+        edges: dict[int, list[tuple[int, Any]]] = {i: [(j, True) for j in g.side[i]]
+                                                   for i in range(g.size)}
+        for i, j in sorted(g.old_bridges):
+            edges[i].append((j, True))
+            edges[j].append((i, True))
+        for s, (a, b) in enumerate(g.spots):
+            i, j = g.node(a), g.node(b)
+            if i is not None and j is not None and bridge[s] is not False:
+                edges[i].append((j, bridge[s]))
+                edges[j].append((i, bridge[s]))
+        return edges
+
+    def threshold(self, nxt: State) -> Any:
+        """Town value needed: 7, or 6 with the side-A right palace (``TOWN6``)."""
+        if self.fid not in SIDE_A:
+            return TOWN_MIN_VALUE
+        return TOWN_MIN_VALUE - (TOWN_MIN_VALUE - TOWN6_MIN_VALUE) * self.lin([nxt.right])
+
+    # ---- shipping, money, power, points
+    def at_least(self, state: State, h: int) -> Any:
+        """``shipping ≥ h`` in ``state`` (constant when decided)."""
+        if h <= self.player.shipping:
+            return True
+        return state.ship_at_least.get(h, False)
+
+    def shipping(self, t: int, step: Step, prev: State, nxt: State) -> None:
+        """Shipping by action, ``pa-ship`` or town tile ``tship`` ([D14]: not past the
+        track end; ``tship`` there moves nothing)."""
+        m, k = self.m, step.kind
+        top = self.at_least(prev, self.max_ship)
+        moves = [x for x in (k["ship"], k["pa-ship"]) if x is not False]
+        for x in moves:
+            self.clause([negate(top)], [x])
+        tship = step.tiles.get("tship", False)
+        town_move = self.both(tship, negate(top), f"tshipmove_{t}")
+        steps = moves + ([town_move] if town_move is not False else [])
+        step.ship_vp, step.ship_steps = 0, 0
+        if not steps:
+            nxt.ship, nxt.ship_at_least = prev.ship, dict(prev.ship_at_least)
+            return
+        lo = self.player.shipping
+        ship = m.new_int_var(lo, max(lo, self.max_ship), f"ship_{t}")
+        m.add(ship == prev.ship + sum(steps))
+        nxt.ship = ship
+        nxt.ship_at_least = {h: self.reify_ge(ship, h, f"shipge_{t}_{h}")
+                             for h in range(lo + 1, self.max_ship + 1)}
+        table = [0] * (lo + 1) + list(self.faction.shipping_vp[lo:])
+        moved = self.any_of(steps, f"moved_{t}")
+        at = m.new_int_var(0, max(table), f"shipat_{t}")
+        m.add_element(ship, table, at)
+        vp = m.new_int_var(0, max(table), f"shipvp_{t}")
+        m.add(vp == at).only_enforce_if(moved)
+        m.add(vp == 0).only_enforce_if(negate(moved))
+        step.ship_vp, step.ship_steps = vp, sum(steps)
+
+    def resources(self, t: int, step: Step, prev: State, nxt: State, cost: Any,
+                  spades: Any) -> None:
+        """Money and power: exchange the shortfall, pay, gain, collect."""
+        m, k = self.m, step.kind
+        rebate = 0
+        power = sum(POWER_ACTIONS[a] * self.lin([k[a]]) for a in POWER_ACTIONS
+                    if a != "pa-spade2") + POWER_ACTIONS["pa-spade2"] * self.lin(
+            [k["pa-spade2"], k["pa-spade2x2"]])
+        power += FEEN_SPADE_POWER * self.lin([k["feen-spade"]])
+        power += INV_KONTOR_POWER * self.lin([k["inv-kontor"]]) - rebate
+        short = m.new_int_var(-self.mmax - 100, 100, f"short_{t}")
+        m.add(short == cost - prev.money)
+        m.add_max_equality(step.exchange, [short, 0])
+        m.add(prev.money + step.exchange - cost >= 0)
+        spend = step.exchange + power
+        m.add(prev.bowls[2] - spend >= 0)
+        after_spend = (prev.bowls[0] + spend, prev.bowls[1], prev.bowls[2] - spend)
+        gain = 8 * self.lin([step.tiles.get("t8p6", False)])
+        if self.fid == "kobolde":
+            gain = gain + KOBOLDE_POWER_PER_SPADE * spades
+            gain = gain + KOBOLDE_PALACE_POWER * self.lin([k["upgrade-pl"]])
+        bowls = self.gain(after_spend, gain, f"gain_{t}")
+        out = []
+        for b, name in zip(bowls, ("one", "two", "three"), strict=True):
+            v = m.new_int_var(0, POWER_TOKENS, f"{name}_{t}")
+            m.add(v == b)
+            out.append(v)
+        nxt.bowls = tuple(out)
+        income = PA_MONEY * self.lin([k["pa-money7"]])
+        income += TOWN_TILES["t6g5"].money * self.lin([step.tiles.get("t6g5", False)])
+        income += self.coins * self.lin([k["pass"]])
+        money = m.new_int_var(0, self.mmax, f"money_{t}")
+        m.add(money == prev.money + step.exchange - cost + income)
+        nxt.money = money
+
+    def step_points(self, t: int, step: Step, prev: State, spades: Any) -> None:
+        """VP during the step: round tile, shipping track, towns, palaces."""
+        k = step.kind
+        houses = self.lin(list(step.house.values()))
+        kontor_up = self.lin([k["upgrade-k"], k["inv-kontor"]])
+        palace_up = self.lin([k["upgrade-pl"], k["upgrade-pr"]])
+        towns = self.town_count[-1] if self.town_count else 0
+        units = {"r-house2": houses, "r-kontor3": kontor_up, "r-palace5": palace_up,
+                 "r-town5": towns, "r-ship2": step.ship_steps, "r-spade2": spades}
+        vp = step.ship_vp
+        if self.tile in units:
+            vp = vp + ROUND_TILES[self.tile] * units[self.tile]
+        vp = vp + sum(TOWN_TILES[x].vp * v for x, v in step.tiles.items())
+        if self.fid == "flaschengeister":
+            vp = vp + FLASCHENGEISTER_TOWN_VP * towns
+        if self.fid == "erfinderinnen":
+            vp = vp + 2 * self.lin([self.and_sum(step.house, prev.right, f"erf_{t}")])
+        if self.fid == "druiden":
+            vp = vp + 3 * self.lin([self.and_sum(step.up_k, prev.right, f"dru_{t}")])
+        self.vp_terms.append(vp)
+        for i, hs in step.house.items():
+            if hs is not False:
+                self.houses_built.append((i, hs))
+                self.events.append((i, hs, prev.bridge))
+        for i, up in list(step.up_k.items()) + list(step.up_p.items()) + list(
+                step.inv.items()):
+            if up is not False:
+                self.upgrades.append(up)
+                self.events.append((i, up, prev.bridge))
+
+    def and_sum(self, lits: dict[int, Any], cond: Any, name: str) -> Any:
+        """``cond AND (some of lits)`` (the lits are exclusive)."""
+        return self.both(self.any_of([x for x in lits.values() if x is not False], name + "a"),
+                         cond, name)
+
+    # ---- the end: once-per-round limits, pass, final scoring, objective
+    def finish(self) -> LastRound:
+        m = self.m
+        for kind in [*POWER_ACTIONS, *self.specials]:
+            uses = [s.kind[kind] for s in self.steps if s.kind.get(kind, False) is not False]
+            if kind == "pa-spade2":
+                uses += [s.kind["pa-spade2x2"] for s in self.steps
+                         if s.kind["pa-spade2x2"] is not False]
+            if uses:
+                m.add(sum(uses) <= 1)
+        bridging = [s.kind[b] for s in self.steps for b in BRIDGING if s.kind[b] is not False]
+        if bridging:
+            m.add(sum(bridging) <= BRIDGES - len(self.player.bridges))
+        end = self.states[-1]
+        towns = sum(self.town_count)
+        if not isinstance(towns, int):
+            # implied: towns are disjoint sets of ≥ 4 buildings
+            old = sum(1 for x in self.states[0].town if x)
+            m.add(TOWN_MIN_BUILDINGS * towns <= self.lin(end.built) - old)
+        mine = sum(self.vp_terms) + self.pass_points(end)
+        bowls = end.bowls
+        if self.fid == "druiden" and self.labelling_needed():
+            settlements = self.lin([r for r in self.roots if r is not False])
+            power = m.new_int_var(0, 2 * self.g.size, "druid_pass_power")
+            if end.left is True:
+                m.add(power == 2 * settlements)
+            elif end.left is False:
+                m.add(power == 0)
+            else:
+                m.add(power == 2 * settlements).only_enforce_if(end.left)
+                m.add(power == 0).only_enforce_if(~end.left)
+            bowls = self.gain(bowls, power, "druid_pass")
+        mine = mine + self.money_points(end.money, bowls[2], self.fid == "druiden", "me")
+        size = self.area_group(end)
+        others = [c for c in self.p.colours if c != self.me]
+        sizes = [_largest_group(self.p, c, self.p.player(c).shipping) for c in others]
+        table_me, table_them = _area_table(sizes, self.g.size, len(self.p.players))
+        area_me = m.new_int_var(min(table_me), max(table_me), "area_me")
+        area_them = m.new_int_var(min(table_them), max(table_them), "area_them")
+        m.add_element(size, table_me, area_me)
+        m.add_element(size, table_them, area_them)
+        value = m.new_int_var(-10 ** 6, 10 ** 6, "value")
+        m.add(value == mine + area_me)
+        theirs = area_them + sum(self.other_score(c) for c in others)
+        turns = sum(1 - s.kind["idle"] if s.kind["idle"] is not False else 1
+                    for s in self.steps)
+        span = sum(AREA_POINTS) + len(others) * (2 * POWER_TOKENS + 2 * self.T + 8)
+        goal = lexicographic([Goal(value, "max"), Goal(theirs, "min", span),
+                              Goal(turns, "min", self.T)])
+        m.maximize(goal.expr)
+        answer = [v for s in self.steps for v in (
+            [x for x in s.kind.values() if x is not False]
+            + [x for d in (s.tr, s.dig, s.house, s.up_k, s.up_p, s.inv, s.bridge)
+               for x in d.values() if x is not False]
+            + list(s.tiles.values()))]
+        return LastRound(self.p, m, goal, self.g, self.steps, self.states, value, theirs,
+                         turns, self.pass_tile, answer)
+
+    def pass_points(self, end: State) -> Any:
+        """VP on passing: the held bonus tile, Golems, Feline's right palace."""
+        m = self.m
+        bonus = BONUS_TILES[self.player.bonus] if self.player.bonus else None
+        vp: Any = 0
+        per = {"house": self.lin(end.house), "kontor": self.lin(end.kontor),
+               "palace": self.lin(end.palace), "shipping": end.ship}
+        if bonus and bonus.pass_per:
+            vp = vp + bonus.pass_vp * per[bonus.pass_per]
+        if self.fid == "golems":
+            golems = m.new_int_var(0, max(GOLEMS_PASS_VP.values()), "golems_pass")
+            m.add_element(per["kontor"], [GOLEMS_PASS_VP[k] for k in range(KONTORE + 1)],
+                          golems)
+            vp = vp + golems
+        if self.fid == "feline" and end.right is not False:
+            inland = self.lin([b for i, b in enumerate(end.built)
+                               if self.g.nodes[i] not in self.p.board.river_adjacent])
+            feline = m.new_int_var(0, self.g.size, "feline_pass")
+            if end.right is True:
+                m.add(feline == inland)
+            else:
+                m.add(feline == inland).only_enforce_if(end.right)
+                m.add(feline == 0).only_enforce_if(~end.right)
+            vp = vp + feline
+        return vp
+
+    def money_points(self, money: Any, three: Any, druid: bool, name: str) -> Any:
+        """``(money + bowl III) // 3``; Druiden first turn triples into 2 VP each
+        ([D32]), which comes to ``III // 3`` more."""
+        m = self.m
+        total = m.new_int_var(0, self.mmax + 100, f"cash_{name}")
+        m.add(total == money + three)
+        vp = m.new_int_var(0, (self.mmax + 100) // MONEY_PER_VP, f"money_vp_{name}")
+        m.add_division_equality(vp, total, MONEY_PER_VP)
+        if not druid:
+            return vp
+        triples = m.new_int_var(0, POWER_TOKENS // 3, f"triples_{name}")
+        m.add_division_equality(triples, three, 3)
+        return vp + triples
+
+    def area_group(self, end: State) -> Any:
+        """The size of a group of P's final buildings connected through range (final
+        shipping, no ``b-reach``): one root, every other member next to a member of
+        smaller rank. Maximising the score makes it the largest group."""
+        m, g = self.m, self.g
+        n = g.size
+        pick = [self.both(end.built[i], self.bool(f"g_{i}"), f"gp_{i}")
+                if end.built[i] is not True else self.bool(f"g_{i}") for i in range(n)]
+        root = [self.bool(f"groot_{i}") for i in range(n)]
+        rank = [m.new_int_var(0, n - 1, f"grank_{i}") for i in range(n)]
+        m.add_exactly_one(root)
+        for i in range(n):
+            m.add_implication(root[i], pick[i])
+            m.add(rank[i] == 0).only_enforce_if(root[i])
+            for j in range(i):
+                m.add_bool_or([~root[i], ~pick[j]])
+            support = []
+            for j in range(n):
+                if j == i or end.built[j] is False:
+                    continue
+                lk = self.link(j, i, end.bridge, end.ship_at_least, 0)
+                if lk is False:
+                    continue
+                sup = self.bool(f"gsup_{i}_{j}")
+                m.add_implication(sup, pick[j])
+                if lk is not True:
+                    m.add_implication(sup, lk)
+                m.add(rank[j] + 1 <= rank[i]).only_enforce_if(sup)
+                support.append(sup)
+            m.add_bool_or([~pick[i], root[i], *support])
+        size = m.new_int_var(1, n, "group")
+        m.add(size == sum(pick))
+        return size
+
+    def other_score(self, colour: str) -> Any:
+        """Another player's final score without area: their VP, money and bowl III
+        after the power (and Feline money) P's building gives them ([D24])."""
+        m, p, g = self.m, self.p, self.g
+        player = p.player(colour)
+        two = len(p.players) == 2
+        gain: Any = 0
+        for i, lit, bridge in self.events:
+            cell = g.nodes[i]
+            near = set(p.grid.neighbours[cell])
+            near |= {b if a == cell else a for pl in p.players for a, b in pl.bridges
+                     if cell in (a, b)}
+            count = sum(1 for x in near if p.buildings[x] is not None
+                        and p.buildings[x].owner == colour)
+            gain = gain + count * lit
+            for s, (a, b) in enumerate(g.spots):
+                other = b if a == cell else a if b == cell else None
+                if other is not None and p.buildings[other] is not None \
+                        and p.buildings[other].owner == colour and bridge[s] is not False:
+                    gain = gain + self.lin([self.both(lit, bridge[s], f"ob_{colour}_{i}_{s}")])
+        if player.faction == "erfinderinnen":
+            gain = gain + (2 if two else 1) * sum(lit for _, lit in self.houses_built)
+        money: Any = player.money
+        if player.faction == "feline":
+            money = money + (2 if two else 1) * sum(self.upgrades)
+        total = m.new_int_var(0, 10 * POWER_TOKENS + 4 * self.T * 6, f"gain_{colour}")
+        m.add(total == gain)
+        bowls = self.gain(tuple(player.power), total, f"other_{colour}")
+        three = m.new_int_var(0, POWER_TOKENS, f"three_{colour}")
+        m.add(three == bowls[2])
+        return player.vp + self.money_points(money, three, player.faction == "druiden", colour)
+
+
+
+def build_last_round(position: Position) -> LastRound:
+    """The last-round model of ``position`` (:class:`Unsupported` when outside the model)."""
+    return _Builder(position).build()
+
+
+def _on(solver: cp_model.CpSolver, lit: Any) -> bool:
+    if isinstance(lit, bool):
+        return lit
+    return bool(solver.boolean_value(lit))
+
+
+def _action(lr: LastRound, solver: cp_model.CpSolver, step: Step, kind: str) -> Action:
+    g = lr.geometry
+    cells = lambda d: [g.nodes[i] for i, x in sorted(d.items()) if _on(solver, x)]  # noqa: E731
+    house = cells(step.house)
+    build = house[0] if house else None
+    if kind == "pass":
+        return Action("pass", tile=lr.pass_tile)
+    if kind in ("ship", "pa-ship", "pa-money7"):
+        return Action(kind)
+    if kind in BRIDGING:
+        spot = next(g.spots[s] for s, x in sorted(step.bridge.items()) if _on(solver, x))
+        return Action(kind, bridge=spot)
+    if kind.startswith("upgrade"):
+        cell = (cells(step.up_k) + cells(step.up_p))[0]
+        return Action("upgrade", cells=(cell,), piece=kind.split("-")[1])
+    if kind == "inv-kontor":
+        return Action(kind, cells=tuple(cells(step.inv)))
+    if kind in ("build", "lake-house"):
+        return Action(kind, cells=(build,))
+    if kind == "desert-dig":
+        return Action(kind, cells=tuple(cells(step.dig)), build=build)
+    name = "pa-spade2" if kind == "pa-spade2x2" else kind
+    return Action(name, cells=tuple(cells(step.tr)), build=build)
+
+
+def read_line(lr: LastRound, solver: cp_model.CpSolver) -> list[Turn]:
+    """The solution as turns in notation: ``$k`` before the action, the action, towns."""
+    turns = []
+    g = lr.geometry
+    for step in lr.steps:
+        kind = next(k for k, v in step.kind.items() if v is not False and _on(solver, v))
+        if kind == "idle":
+            break
+        before = ()
+        exchange = solver.value(step.exchange)
+        if exchange:
+            before = (Exchange("$", exchange),)
+        tiles = [x for x, v in step.tiles.items() if _on(solver, v)]
+        roots = [i for i, v in sorted(step.found.items()) if _on(solver, v)]
+        if len(roots) == 1:
+            towns = (Town(tiles[0]),)
+        else:
+            towns = tuple(Town(x, g.nodes[i]) for x, i in zip(tiles, roots, strict=True))
+        turns.append(Turn(_action(lr, solver, step, kind), before, towns))
+    return turns
+
+
+@dataclass(frozen=True)
+class Predicted:
+    """What the model says the line is worth."""
+
+    value: int
+    others: int
+    turns: int
+
+
+def predicted(lr: LastRound, solver: cp_model.CpSolver) -> Predicted:
+    """The model's value, others' total and turn count of its solution."""
+    return Predicted(solver.value(lr.value), solver.value(lr.others), solver.value(lr.turns))

@@ -1,0 +1,78 @@
+"""The Terra Nova (KOSMOS) last-round CP-SAT model on hand-computed positions."""
+
+from __future__ import annotations
+
+import pytest
+from tnk_last_round import last_round
+
+from solver.cpsat import SolveParams, solve
+from solver.terra_nova_kosmos.model.last_round import (
+    Unsupported,
+    build_last_round,
+    predicted,
+    read_line,
+)
+from solver.terra_nova_kosmos.model.scope import horizon
+from solver.terra_nova_kosmos.notation import format_turn
+
+PARAMS = SolveParams(workers=2, seed=0, time_limit=120)
+FACTIONS = {"blue": "flaschengeister", "red": "golems"}
+ROW = """
+lBh l.. f.. w.. r..
+  f.. l.. d.. r.. wRh
+s.. w.. l.. r.. w..
+"""
+TOWN = """
+lBp lBk lBh l.. r..
+  f.. f.. f.. r.. wRh
+s.. w.. s.. r.. w..
+"""
+
+
+def solved(position):
+    lr = build_last_round(position)
+    solver, result = solve(lr.model, PARAMS)
+    assert result.optimal
+    line = [format_turn(t, position.grid) for t in read_line(lr, solver)]
+    return line, predicted(lr, solver)
+
+
+def test_ship_then_build():
+    # ship (8): track 1 = 2 VP; $3 build b1: r-house2 2 VP; pass: b-ship 3 × 1,
+    # take b-house (2 coins); money 2 → 0 VP; area 2 vs 1 → 12. 3 houses instead: 18.
+    position = last_round(ROW, FACTIONS, {"blue": {"money": 9, "power": [3, 2, 3]}})
+    line, got = solved(position)
+    assert (got.value, got.others, got.turns) == (19, 28, 3)
+    assert line[-1] == "pass b-house"
+    assert sorted(line[:2]) in (["$3 build b1", "ship"], ["$3 ship", "build b1"])
+
+
+def test_house_founds_a_town():
+    # build d1: palace 3 + Kontor 2 + 2 houses = 7 with 4 buildings → a town:
+    # r-house2 2 + Flaschengeister 4 + (t9: 9 | tship: 4 + track 2 + b-ship 3) + area 12
+    position = last_round(TOWN, FACTIONS, {"blue": {
+        "money": 4, "power": [8, 0, 0], "palaces": ["left"], "specials_used": ["lake-house"]}})
+    line, got = solved(position)
+    assert (got.value, got.others, got.turns) == (27, 28, 2)
+    assert line[0] in ("build d1 town:t9", "build d1 town:tship")
+
+
+def test_refuses_what_it_does_not_encode():
+    position = last_round(ROW, {"blue": "seebaeren", "red": "golems"})
+    with pytest.raises(Unsupported, match="Seebären"):
+        build_last_round(position)
+    position = last_round(ROW, FACTIONS, passed=[])
+    with pytest.raises(Unsupported, match="passed"):
+        build_last_round(position)
+
+
+def test_horizon_counts_what_can_be_spent():
+    # money 9 + bowl III 3 + t8p6's 8 moving 2 from II and 3 from I to III + t6g5 6
+    # + pa-money7 net 3 = 26 → 8 turns, + pa-money7, lake-house and the pass
+    position = last_round(ROW, FACTIONS, {"blue": {"money": 9, "power": [3, 2, 3]}})
+    assert horizon(position, 8, 5) == 11
+    used = ["pa-money7", "pa-ship", "pa-spade1", "pa-spade2", "pa-bridge3", "pa-bridge4"]
+    poor = last_round(ROW, FACTIONS, {"blue": {"money": 2, "power": [8, 0, 0]}},
+                      power_actions_used=used)
+    # 2 + t8p6 (8 from bowl I: 4 reach III) + t6g5 6 = 12 → 4, + lake-house, + pass
+    assert horizon(poor, 8, 5) == 6
