@@ -32,7 +32,7 @@ def main() -> None:
     """Solve board-game puzzle positions with proven-optimal answers.
 
     Games: Terra Nova (Winning Moves 2006), Rift Valley Reserve and Terra Nova
-    (KOSMOS 2022, `show` only so far). Positions are TOML files (see FORMATS.md);
+    (KOSMOS 2022: show, play, perft so far). Positions are TOML files (see FORMATS.md);
     the game is read from the file's `game` key.
     Every answer the CP-SAT solver finds is replayed through an independent
     reference rules engine before it is printed.
@@ -66,25 +66,31 @@ def show(file: Path) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @click.option("--via-model", is_flag=True,
               help="Count by enumerating the CP-SAT turn model's solutions instead of the engine.")
+@click.option("--depth", type=click.IntRange(1, 2), default=None,
+              help="Terra Nova (KOSMOS): 2 also counts the next player's replies.")
 @user_errors
-def perft(file: Path, as_json: bool, via_model: bool) -> None:
-    """Count the legal turns of the player to move in FILE (Terra Nova).
+def perft(file: Path, as_json: bool, via_model: bool, depth: int | None) -> None:
+    """Count the legal turns of the player to move in FILE (Terra Nova, both editions).
 
     Turns are counted as distinct action sequences (`c4-f4 #d5 #e5` and
     `c4-f4 #e5 #d5` are two); `positions` counts the distinct positions they
-    lead to.
+    lead to. Terra Nova (KOSMOS) counts canonical turns (power exchanged for
+    money only as needed, right before the action).
     """
     game = game_of(file)
     require_command(game, "perft", file)
-    _exit(game.perft(file, {"via_model": via_model}, as_json, SCREEN))
+    options = {"via_model": via_model, "depth": depth}
+    check_options(game, "perft", _present(options), file)
+    _exit(game.perft(file, _accepted(game, "perft", options), as_json, SCREEN))
 
 
 @main.command(context_settings=CONTEXT)
 @click.argument("files", type=FILE, nargs=-1, required=True)
 @click.option("--turns", type=click.IntRange(1), default=None,
-              help="Terra Nova: turns to play (default: until the game ends).")
+              help="Terra Nova (both): turns to play (default: until the game ends).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
-@click.option("--out", type=FILE, default=None, help="Terra Nova: write the final position here.")
+@click.option("--out", type=FILE, default=None,
+              help="Terra Nova (both): write the final position here.")
 @click.option("--players", type=click.IntRange(2, 5), default=None,
               help="Rift Valley: number of players (default: one per board file).")
 @click.option("--player-out-ends-game", is_flag=True,
@@ -96,7 +102,7 @@ def play(files: tuple[Path, ...], turns: int | None, seed: int, out: Path | None
          players: int | None, player_out_ends_game: bool, stops_block_all_colours: bool) -> None:
     """Play a seeded random game from FILES and print every turn and the scores.
 
-    Terra Nova: one position file; plays random legal turns from it.
+    Terra Nova (both editions): one position file; plays random legal turns from it.
     Rift Valley: board files, one per player (their rifts are assigned to the
     players in order), or one board with --players.
     """

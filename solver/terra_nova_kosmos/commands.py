@@ -1,4 +1,4 @@
-"""Terra Nova (KOSMOS) commands: read, call, render.
+"""Terra Nova (KOSMOS) commands `show`, `perft`, `play` and `verify`: read, call, render.
 
 Each takes the CLI's :class:`solver.protocol.Screen` to print on and returns the
 exit status.
@@ -6,11 +6,41 @@ exit status.
 
 from __future__ import annotations
 
+import random
+import time
 from pathlib import Path
 
+from rich.table import Table
+
+from solver.errors import InputError, PuzzleError
 from solver.protocol import Screen
-from solver.terra_nova_kosmos.fileformat import is_board_file, read_board, read_position
+from solver.terra_nova_kosmos.engine import rounds
+from solver.terra_nova_kosmos.engine.actions import IllegalTurn
+from solver.terra_nova_kosmos.engine.lastround import evaluate
+from solver.terra_nova_kosmos.engine.perft import perft as count_turns
+from solver.terra_nova_kosmos.engine.playout import random_turn
+from solver.terra_nova_kosmos.engine.scoring import final_breakdown
+from solver.terra_nova_kosmos.engine.validate import validate
+from solver.terra_nova_kosmos.fileformat import (
+    is_board_file,
+    read_board,
+    read_position,
+    write_position,
+)
+from solver.terra_nova_kosmos.notation import format_turn, parse_line
+from solver.terra_nova_kosmos.position import Position
 from solver.terra_nova_kosmos.view import render_board, render_position
+from solver.tomlfile import atomic_write_text
+
+
+def load(file: Path) -> Position:
+    """Read ``file`` and check it with the engine's ``validate`` (errors name the file)."""
+    position = read_position(file)
+    try:
+        validate(position)
+    except InputError as exc:
+        raise exc.located(path=file) from None
+    return position
 
 
 def show(file: Path, screen: Screen) -> int:
@@ -23,7 +53,7 @@ def show(file: Path, screen: Screen) -> int:
                      f"{len(board.bridge_spots)} bridge spots, "
                      f"{len(board.neutral_marks)} neutral marks")
         return 0
-    position = read_position(file)
+    position = load(file)
     screen.print(render_position(position))
     if position.puzzle is not None:
         screen.print(f"puzzle: {position.puzzle.kind} for {position.to_move}")
@@ -31,3 +61,95 @@ def show(file: Path, screen: Screen) -> int:
         screen.print(f"claimed solution: value {position.solution.value}, line "
                      + " / ".join(position.solution.line))
     return 0
+
+
+def perft(file: Path, depth: int, as_json: bool, screen: Screen) -> int:
+    """Count the canonical legal turns of the player to move (depth 2: and the replies)."""
+    position = load(file)
+    start = time.perf_counter()
+    with screen.status("counting legal turns…"):
+        result = count_turns(position, depth)
+    wall = time.perf_counter() - start
+    if as_json:
+        screen.json({"game": "terra-nova-kosmos", "turns": result.turns,
+                     "positions": result.positions, "depth": depth, "pairs": result.pairs,
+                     "wall_s": round(wall, 4)})
+        return 0
+    table = Table(title=f"perft {file} ({position.to_move} to move)", show_header=True)
+    table.add_column("legal turns", justify="right")
+    table.add_column("distinct positions", justify="right")
+    if result.pairs is not None:
+        table.add_column("turn pairs (depth 2)", justify="right")
+    table.add_column("seconds", justify="right")
+    row = [f"{result.turns:,}", f"{result.positions:,}"]
+    row += [f"{result.pairs:,}"] if result.pairs is not None else []
+    table.add_row(*row, f"{wall:.3f}")
+    screen.print(table)
+    return 0
+
+
+def play(file: Path, turns: int | None, seed: int, out: Path | None, screen: Screen) -> int:
+    """Play seeded random turns from ``file`` to the end of the game (or ``turns`` turns);
+    print each turn in notation and the final scores; ``out`` gets the last position."""
+    position = load(file)
+    rng = random.Random(seed)
+    table = Table(title=f"random game from {file} (seed {seed})", show_header=True)
+    for column in ("#", "round", "player", "turn"):
+        table.add_column(column, justify="right" if column in ("#", "round") else "left")
+    played = 0
+    while not rounds.game_over(position) and (turns is None or played < turns):
+        turn, after = random_turn(position, rng)
+        played += 1
+        table.add_row(str(played), str(position.round), position.to_move,
+                      format_turn(turn, position.grid))
+        position = rounds.advance(after)
+    screen.print(table)
+    screen.print(render_position(position))
+    if rounds.game_over(position):
+        parts = final_breakdown(position)
+        scores = {c: sum(v) for c, v in parts.items()}
+        best = max(scores.values())
+        for colour, (vp, money, area) in parts.items():
+            screen.print(f"{colour}: {vp} VP + {money} money + {area} area = {scores[colour]}"
+                         + (" (winner)" if scores[colour] == best else ""))
+    else:
+        screen.print(f"stopped after {played} turn(s)")
+    if out is not None:
+        if rounds.game_over(position):
+            raise InputError("the game is over; there is no position to write", path=out)
+        atomic_write_text(out, write_position(position))
+        screen.note(f"wrote {out}")
+    return 0
+
+
+def verify(file: Path, as_json: bool, screen: Screen) -> int:
+    """Check the file's [solution] of its last-round puzzle with the engine: the line is
+    legal and worth its ``value``. Exit status 1 when it does not hold."""
+    position = load(file)
+    solution = position.solution
+    if solution is None:
+        raise PuzzleError("the file has no [solution] to verify", path=file)
+    try:
+        line = parse_line(solution.line, position.grid)
+    except InputError as exc:
+        raise InputError(exc.message, path=file, place=f"[solution] line, {exc.place}") from None
+    try:
+        result = evaluate(position, line)
+        ok = result.value == solution.value
+        message = "" if ok else (f"the line is worth {result.value}, "
+                                 f"the file says {solution.value}")
+    except PuzzleError as exc:
+        raise exc.located(path=file) from None
+    except IllegalTurn as exc:
+        result, ok, message = None, False, f"{exc.place}: {exc.message}"
+    if as_json:
+        screen.json({"game": "terra-nova-kosmos", "ok": ok, "message": message,
+                     "value": None if result is None else result.value,
+                     "others": None if result is None else result.others,
+                     "turns": None if result is None else result.turns})
+    elif ok:
+        screen.print(f"[bold green]ok[/]: the line is legal and worth {result.value} "
+                     f"(others {result.others}, {result.turns} turns)")
+    else:
+        screen.print(f"[bold red]not ok[/]: {message}")
+    return 0 if ok else 1

@@ -27,6 +27,9 @@ class TerraNovaKosmos:
     kinds = ("last-round",)
     options = {
         "show": frozenset(),
+        "perft": frozenset({"depth"}),
+        "verify": frozenset(),
+        "play": frozenset({"turns", "out"}),
     }
     horizon_unit = "turns"
     plot_colours = {"last-round": "tab:orange"}
@@ -41,13 +44,18 @@ class TerraNovaKosmos:
         raise InputError(NOT_YET, path=path)
 
     def verify(self, path: Path, options: Options, as_json: bool, screen: Screen) -> int:
-        raise InputError(NOT_YET, path=path)
+        from solver.terra_nova_kosmos import commands
+        return commands.verify(path, as_json, screen)
 
     def perft(self, path: Path, options: Options, as_json: bool, screen: Screen) -> int:
-        raise InputError(NOT_YET, path=path)
+        from solver.terra_nova_kosmos import commands
+        return commands.perft(path, options["depth"] or 1, as_json, screen)
 
     def play(self, paths: tuple[Path, ...], options: Options, seed: int, screen: Screen) -> int:
-        raise InputError(NOT_YET)
+        from solver.terra_nova_kosmos import commands
+        if len(paths) != 1:
+            raise InputError("Terra Nova (KOSMOS) play takes exactly one position file")
+        return commands.play(paths[0], options["turns"], seed, options["out"], screen)
 
     # ---- the puzzle generator
     def default_turns(self, kind: str) -> int:

@@ -143,9 +143,21 @@ class Position:
         """The players' colours in seating order."""
         return tuple(p.colour for p in self.players)
 
+    @cached_property
+    def _seats(self) -> dict[str, int]:
+        return {p.colour: i for i, p in enumerate(self.players)}
+
+    @cached_property
+    def _owned(self) -> dict[str, tuple[int, ...]]:
+        owned: dict[str, list[int]] = {}
+        for i, b in enumerate(self.buildings):
+            if b is not None:
+                owned.setdefault(b.owner, []).append(i)
+        return {owner: tuple(cells) for owner, cells in owned.items()}
+
     def index(self, colour: str) -> int:
         """Seat of ``colour``."""
-        return self.colours.index(colour)
+        return self._seats[colour]
 
     def player(self, colour: str) -> Player:
         """The tableau of ``colour``."""
@@ -161,12 +173,11 @@ class Position:
 
     def buildings_of(self, owner: str) -> tuple[int, ...]:
         """Cells of ``owner``'s buildings (a colour or ``neutral``), ascending."""
-        return tuple(i for i, b in enumerate(self.buildings) if b is not None and b.owner == owner)
+        return self._owned.get(owner, ())
 
     def count(self, owner: str, kind: str) -> int:
         """Buildings of ``kind`` that ``owner`` has on the map."""
-        return sum(1 for b in self.buildings if b is not None and b.owner == owner
-                   and b.kind == kind)
+        return sum(1 for i in self.buildings_of(owner) if self.buildings[i].kind == kind)
 
     def houses_left(self, colour: str) -> int:
         """Houses still on the tableau."""

@@ -1,0 +1,84 @@
+"""Exhaustive search of the last-round puzzle: every canonical line of P, memoised.
+
+Depth-first over :func:`~solver.terra_nova_kosmos.engine.legal.successors`
+with a table of solved states; every line is finite (each non-pass action
+spends money or power, places a piece from a finite supply, uses a
+once-per-round slot or advances a bounded track). A node or time cap raises
+TimeoutError.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Hashable
+
+from solver.terra_nova_kosmos.engine import legal
+from solver.terra_nova_kosmos.engine.lastround import Result, check_puzzle, score
+from solver.terra_nova_kosmos.notation import Turn
+from solver.terra_nova_kosmos.position import Position
+
+
+def _state(position: Position) -> Hashable:
+    """What can differ between positions of one search."""
+    return (position.landscape, position.buildings, position.players,
+            position.power_actions_used, position.bonus_display)
+
+
+class _Search:
+    def __init__(self, root: Position, cap: float | None, max_nodes: int | None):
+        self.root = root
+        self.deadline = None if cap is None else time.perf_counter() + cap
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self.memo: dict[Hashable, tuple[tuple[int, int, int], Result, tuple[Turn, ...]]] = {}
+
+    def tick(self) -> None:
+        self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise TimeoutError(f"more than {self.max_nodes} nodes")
+        if self.deadline is not None and self.nodes % 64 == 0 \
+                and time.perf_counter() > self.deadline:
+            raise TimeoutError("time cap reached")
+
+    def best(self, position: Position
+             ) -> tuple[tuple[int, int, int], Result, tuple[Turn, ...]]:
+        """Best (key, result, line) from ``position`` on."""
+        state = _state(position)
+        found = self.memo.get(state)
+        if found is not None:
+            key, result, line = found
+        else:
+            self.tick()
+            key, result, line = None, None, ()
+            for turn, child in legal.successors(position):
+                if turn.action.name == "pass":
+                    sub = score(self.root, child, 1)
+                    sub_line: tuple[Turn, ...] = (turn,)
+                else:
+                    _, sub, rest = self.best(child)
+                    sub_line = (turn,) + rest
+                candidate = (sub.value, -sub.others, -len(sub_line))
+                if key is None or candidate > key:
+                    key, result, line = candidate, sub, sub_line
+            self.memo[state] = (key, result, line)
+        return key, result, line
+
+
+def solve_last_round(position: Position, cap: float | None = None,
+                     max_nodes: int | None = None) -> tuple[Result, list[Turn]]:
+    """The optimal line of the last-round puzzle and its result.
+
+    ``cap``: seconds, ``max_nodes``: expanded states; past either, TimeoutError.
+    """
+    check_puzzle(position)
+    search = _Search(position, cap, max_nodes)
+    _, result, line = search.best(position)
+    final = Result(result.value, result.others, len(line), result.final)
+    return final, list(line)
+
+
+def count_states(position: Position) -> int:
+    """Distinct states the search expands (for benchmarks and tests)."""
+    search = _Search(position, None, None)
+    search.best(position)
+    return search.nodes

@@ -1,0 +1,181 @@
+"""Legal turns of the player to move, in canonical form.
+
+A canonical turn exchanges power for money only right before its action and
+only the shortfall (``$k``, k = money missing); it founds the towns the action
+makes due (tile choices enumerated) and, for the Seebären, optionally one town
+over the river. :func:`candidate_actions` lists every action worth trying;
+:func:`successors` keeps the legal ones with the position each leads to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+
+from solver.terra_nova_kosmos.engine import actions as act
+from solver.terra_nova_kosmos.engine import board as topo
+from solver.terra_nova_kosmos.notation import Action, Exchange, Town, Turn
+from solver.terra_nova_kosmos.position import Position
+from solver.terra_nova_kosmos.rules import (
+    HOUSE,
+    KONTOR,
+    LANDSCAPE_LETTER,
+    ROUNDS,
+)
+
+
+def _digs(name: str, cells: list[int], can_build: bool) -> Iterator[Action]:
+    for cell in cells:
+        yield Action(name, cells=(cell,))
+        if can_build:
+            yield Action(name, cells=(cell,), build=cell)
+
+
+def candidate_actions(position: Position) -> list[Action]:
+    """Every action of ``to_move`` that may be legal (the engine decides)."""
+    colour = position.to_move
+    player = position.player(colour)
+    reach = topo.in_range(position, colour)
+    home = LANDSCAPE_LETTER[position.faction(colour).home]
+    free = sorted(c for c in reach if position.buildings[c] is None)
+    other = [c for c in free if position.landscape[c] != home]
+    can_build = position.houses_left(colour) > 0
+    own = position.buildings_of(colour)
+    houses = [c for c in own if position.buildings[c].kind == HOUSE]
+    kontore = [c for c in own if position.buildings[c].kind == KONTOR]
+    out: list[Action] = []
+    if can_build:
+        out += [Action("build", cells=(c,)) for c in free if position.landscape[c] == home]
+    out += _digs("terraform", other, can_build)
+    if position.kontore_left(colour) > 0:
+        out += [Action("upgrade", cells=(c,), piece="k") for c in houses]
+    edges = [None] + sorted(c for c in position.board.edge if position.buildings[c] is None)
+    for cell in kontore:
+        for side in ("left", "right"):
+            if side in player.palaces:
+                continue
+            piece = "pl" if side == "left" else "pr"
+            out.append(Action("upgrade", cells=(cell,), piece=piece))
+            if side == "left" and player.faction == "ifrit":
+                out += [Action("upgrade", cells=(cell,), piece=piece, edge=e)
+                        for e in edges if e is not None]
+            if side == "left" and player.faction == "seebaeren":
+                out.append(Action("upgrade", cells=(cell,), piece=piece, ship=True))
+    out += [Action("ship"), Action("pa-ship"), Action("pa-money7")]
+    spots = [s for s in position.board.bridge_spots
+             if any(position.buildings[c] is not None and position.buildings[c].owner == colour
+                    for c in s)]
+    for name in ("bridge", "pa-bridge3", "pa-bridge4"):
+        out += [Action(name, bridge=s) for s in spots]
+    for name in ("pa-spade1", "pa-spade2", "b-spade", "feen-spade"):
+        out += _digs(name, other, can_build)
+    ones = [c for c in other if act.spades_needed(position, colour, c) == 1]
+    for a, b in combinations(ones, 2):
+        out.append(Action("pa-spade2", cells=(a, b)))
+        if can_build:
+            out += [Action("pa-spade2", cells=(a, b), build=x) for x in (a, b)]
+    lake = LANDSCAPE_LETTER["lake"]
+    out += [Action("lake-house", cells=(c,)) for c in range(position.grid.size)
+            if position.landscape[c] == lake and position.buildings[c] is None]
+    out += [Action("free-kontor", cells=(c,)) for c in houses]
+    beside = sorted({nb for c in own for nb in position.grid.neighbours[c]
+                     if position.buildings[nb] is None and not position.is_river(nb)
+                     and position.landscape[nb] != home})
+    out += _digs("desert-dig", beside, can_build)
+    out += [Action("inv-kontor", cells=(c,)) for c in free]
+    if position.round < ROUNDS or position.rules.final_round_swap:
+        out += [Action("pass", tile=t) for t, _ in position.bonus_display]
+    else:
+        out.append(Action("pass"))
+    return out
+
+
+def afford(position: Position, action: Action, reach: set[int] | None = None
+           ) -> tuple[tuple[Exchange, ...], Position] | None:
+    """The canonical exchange for ``action`` (the money shortfall) and the position after
+    both, or None when the action is illegal even with every affordable exchange."""
+    colour = position.to_move
+    exchanged = 0
+    while True:
+        before = (Exchange("$", exchanged),) if exchanged else ()
+        try:
+            start = position
+            for exchange in before:
+                start = act.apply_exchange(start, colour, exchange)
+            return before, act.apply_action(start, action, reach)
+        except act.ShortOfMoney as short:
+            exchanged += short.missing
+            if exchanged > position.player(colour).power[2]:
+                return None
+        except act.IllegalTurn:
+            return None
+
+
+def town_choices(position: Position) -> list[tuple[Town, ...]]:
+    """The ways to found the towns now due for ``to_move`` (after the action)."""
+    colour = position.to_move
+    pending = topo.pending_towns(position, colour)
+    tiles = position.player(colour).town_tiles
+    due = min(len(pending), len(tiles))
+    if due == 0:
+        return [()]
+    out = []
+    for groups in combinations(pending, due):
+        bare = due == 1 and groups[0] == pending[0]
+        for chosen in combinations(tiles, due):
+            out.append(tuple(Town(t, None if bare else min(g))
+                             for t, g in zip(chosen, groups, strict=True)))
+    return out
+
+
+def _river_towns(position: Position) -> list[int]:
+    """Seebären: river hexes whose links would found a new town now."""
+    colour = position.to_move
+    if position.player(colour).faction != "seebaeren" or not position.player(colour).town_tiles:
+        return []
+    grid = position.grid
+    own = set(position.buildings_of(colour))
+    out = []
+    for river in sorted(position.board.river):
+        around = [c for c in grid.neighbours[river] if c in own]
+        if len(around) < 2:
+            continue
+        try:
+            act.found_towns(position, (Town(position.player(colour).town_tiles[0], river),))
+        except act.IllegalTurn:
+            continue
+        out.append(river)
+    return out
+
+
+def successors(position: Position) -> list[tuple[Turn, Position]]:
+    """Every canonical legal turn of ``to_move`` and the position after it (same mover)."""
+    colour = position.to_move
+    if position.has_passed(colour):
+        return []
+    reach = topo.in_range(position, colour)
+    out = []
+    for action in candidate_actions(position):
+        found = afford(position, action, reach)
+        if found is None:
+            continue
+        before, after = found
+        for towns in town_choices(after) if action.name != "pass" else [()]:
+            options = [towns]
+            if action.name != "pass":
+                used = {t.tile for t in towns}
+                for river in _river_towns(after):
+                    options += [towns + (Town(t, river),)
+                                for t in after.player(colour).town_tiles if t not in used]
+            for option in options:
+                try:
+                    child = act.found_towns(after, option)
+                except act.IllegalTurn:
+                    continue
+                out.append((Turn(action, before, option), child))
+    return out
+
+
+def legal_turns(position: Position) -> list[Turn]:
+    """Every canonical legal turn of ``to_move``."""
+    return [turn for turn, _ in successors(position)]

@@ -1,0 +1,402 @@
+"""Terra Nova (KOSMOS) engine: the rulebook examples and one test per [Dn] decision."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from solver.errors import InputError
+from solver.terra_nova_kosmos import rules
+from solver.terra_nova_kosmos.engine import board as topo
+from solver.terra_nova_kosmos.engine import legal, rounds
+from solver.terra_nova_kosmos.engine.actions import IllegalTurn, pass_bonus
+from solver.terra_nova_kosmos.engine.power import gain, spend
+from solver.terra_nova_kosmos.engine.scoring import area_points, final_scores, money_points
+from solver.terra_nova_kosmos.engine.validate import validate
+from solver.terra_nova_kosmos.fileformat import BOARDS_DIR, default_factions, read_board
+from tests.tnk_positions import make, play
+
+NO_TILE = ["r-palace5", "r-palace5", "r-palace5", "r-palace5", "r-palace5"]
+
+
+def tiles(first: str) -> list[str]:
+    return [first] + NO_TILE[1:]
+
+
+# ---- rulebook examples ---------------------------------------------------------------------
+
+def test_power_example() -> None:
+    assert gain((2, 2, 4), 3) == (0, 3, 5)
+    assert spend((0, 3, 5), 5) == (5, 3, 0)
+
+
+@given(st.tuples(st.integers(0, 8), st.integers(0, 8)).filter(lambda t: t[0] + t[1] <= 8),
+       st.integers(0, 20), st.integers(0, 20))
+def test_power_gains_compose_and_keep_8_tokens(bowls: tuple[int, int], x: int, y: int) -> None:
+    start = (bowls[0], bowls[1], 8 - bowls[0] - bowls[1])
+    assert gain(gain(start, x), y) == gain(start, x + y)
+    assert sum(gain(start, x)) == 8 and min(gain(start, x)) >= 0
+
+
+def test_flaschengeister_wasteland_to_lake() -> None:
+    p = make("lBh w.. r..\n  s.. d.. r..", {"blue": "flaschengeister", "red": "golems"},
+             {"blue": {"money": 20}}, round_tiles=NO_TILE)
+    after = play(p, "terraform b1 build")
+    assert after.player("blue").money == 20 - 12 - 4
+    assert after.landscape[p.grid.cell("b1")] == "l"
+    assert after.buildings[p.grid.cell("b1")].kind == "house"
+
+
+KONTOR_BOARD = """
+l.. dYh dYh l.. lBh
+  l.. lBh sKh l.. lBh
+l.. l.. l.. l.. lBh
+"""
+
+
+def test_kontor_upgrade_example() -> None:
+    p = make(KONTOR_BOARD, {"blue": "flaschengeister", "yellow": "wuestentoechter",
+                            "black": "kobolde"},
+             {"blue": {"money": 10}, "yellow": {"power": [3, 3, 2]},
+              "black": {"power": [3, 3, 2]}}, round_tiles=NO_TILE)
+    income_before = rounds.player_income(p, "blue")
+    after = play(p, "upgrade b2 k")
+    assert after.player("blue").money == 3                     # 7: others' buildings beside
+    assert after.player("yellow").power == gain((3, 3, 2), 2)  # 2 neighbouring buildings
+    assert after.player("black").power == gain((3, 3, 2), 1)   # 1 neighbouring building
+    faction = default_factions()["flaschengeister"]
+    lost = faction.house_income[3]                             # the 4th house slot: 3 money
+    assert lost == (3, 0)
+    money, power = rounds.player_income(after, "blue")
+    assert (money, power) == (income_before[0] - 3 + 3, income_before[1] + 1)
+
+
+def test_kontor_cost_without_neighbours() -> None:
+    p = make(KONTOR_BOARD, {"blue": "flaschengeister", "yellow": "wuestentoechter",
+                            "black": "kobolde"}, {"blue": {"money": 10}}, round_tiles=NO_TILE)
+    assert play(p, "upgrade e3 k").player("blue").money == 0
+
+
+def test_pass_with_kontor_tile() -> None:
+    p = make("lBk lBk w..\n  lBh d.. r..", {"blue": "flaschengeister", "red": "ifrit"},
+             {"blue": {"bonus": "b-kontor", "vp": 10}}, round_tiles=NO_TILE)
+    assert pass_bonus(p, "blue") == (4, 0)
+    after = play(p, "pass b-house")
+    assert after.player("blue").vp == 14
+    assert after.player("blue").bonus == "b-house"
+    assert after.player("blue").money == p.player("blue").money + 2     # [D21] its coins
+    assert dict(after.bonus_display)["b-kontor"] == 0
+    assert after.passed == ("blue",) and after.start == "blue"
+
+
+TOWN_BOARD = """
+lBh lBk r.. lBk lBk
+  w.. r.. r.. w.. w..
+"""
+
+
+def test_town_example() -> None:
+    p = make(TOWN_BOARD, {"blue": "seebaeren", "red": "golems"},
+             {"blue": {"money": 10}}, round_tiles=NO_TILE, bridge_spots=["b1-d1"])
+    validate(p)
+    with pytest.raises(IllegalTurn):
+        play(p, "bridge b1-d1")                          # the town must be founded
+    after = play(p, "bridge b1-d1 town:t6g5")
+    blue = after.player("blue")
+    assert (blue.money, blue.vp) == (6, 5)
+    assert blue.town_tiles == ("t9", "t8p6", "tship")
+    assert topo.pending_towns(after, "blue") == []        # a town is founded once
+    assert legal.town_choices(after) == [()]
+
+
+def test_area_scoring_example() -> None:
+    assert area_points({"blue": 10, "red": 10, "yellow": 5}) == {"blue": 10, "red": 10,
+                                                                 "yellow": 4}
+    assert area_points({"a": 3, "b": 3, "c": 3, "d": 3}) == dict.fromkeys("abcd", 6)
+    assert area_points({"a": 5, "b": 3, "c": 3, "d": 3}) == {"a": 12, "b": 4, "c": 4, "d": 4}
+    assert area_points({"a": 5, "b": 1}) == {"a": 12, "b": 8}
+
+
+def test_spade_round_tile_example() -> None:
+    p = make("lBh d.. r..\n  s.. d.. r..", {"blue": "flaschengeister", "red": "golems"},
+             {"blue": {"money": 6, "power": [0, 4, 4]}}, round_tiles=tiles("r-spade2"))
+    after = play(p, "pa-spade1 b1")
+    assert after.player("blue").vp == 4
+    assert after.player("blue").money == 0 and after.player("blue").power == (4, 4, 0)
+
+
+def test_shipping_example() -> None:
+    p = make("lBh d.. r..\n  s.. d.. r..", {"blue": "flaschengeister", "red": "golems"},
+             {"blue": {"money": 8, "shipping": 1}}, round_tiles=NO_TILE)
+    after = play(p, "ship")
+    assert (after.player("blue").shipping, after.player("blue").vp) == (2, 3)
+
+
+# ---- decisions -----------------------------------------------------------------------------
+
+def test_d1_money_unlimited() -> None:
+    assert rules.UNLIMITED_MONEY
+    p = make("lBh d..", {"blue": "flaschengeister", "red": "golems"},
+             {"blue": {"money": 500, "vp": 900}}, round_tiles=NO_TILE)
+    assert play(p, "pa-money7").player("blue").money == 507
+
+
+def test_d4_bridge_adjacency_option() -> None:
+    board = "lBh r.. w..\n  r.. r.. r..\nw.. r.. wRh"
+    for option, expected in (("all", True), ("owner", False)):
+        p = make(board, {"blue": "flaschengeister", "red": "golems"},
+                 {"blue": {"bridges": ["a1-c1"]}}, bridge_spots=["a1-c1"],
+                 rules={"bridge_adjacency": option})
+        assert (p.grid.cell("a1") in topo.adjacent(p, p.grid.cell("c1"), "red")) is expected
+        assert p.grid.cell("a1") in topo.adjacent(p, p.grid.cell("c1"), "blue")
+
+
+def test_d5_d6_homes_and_spades() -> None:
+    assert rules.HOME == {"blue": "lake", "red": "wasteland", "yellow": "desert",
+                          "green": "forest", "black": "swamp"}
+    table = {"lake": ({"forest", "swamp"}, {"wasteland", "desert"}),
+             "forest": ({"lake", "wasteland"}, {"desert", "swamp"}),
+             "wasteland": ({"forest", "desert"}, {"lake", "swamp"}),
+             "desert": ({"wasteland", "swamp"}, {"lake", "forest"}),
+             "swamp": ({"desert", "lake"}, {"forest", "wasteland"})}
+    for home, (one, two) in table.items():
+        assert {k for k, v in rules.SPADES[home].items() if v == 1} == one
+        assert {k for k, v in rules.SPADES[home].items() if v == 2} == two
+        assert rules.SPADES[home][home] == 0
+
+
+def test_d9_gain_mandatory_and_excess_lost() -> None:
+    assert rules.POWER_GAIN_MANDATORY
+    assert gain((0, 1, 7), 5) == (0, 0, 8)
+    assert gain((8, 0, 0), 20) == (0, 0, 8)
+
+
+def test_d11_shipping_through_river_only() -> None:
+    board = "lBh r.. r.. w.. w..\n  w.. w.. r.. w.. w.."
+    p = make(board, {"blue": "flaschengeister", "red": "golems"},
+             {"blue": {"shipping": 1}})
+    reach = topo.in_range(p, "blue")
+    g = p.grid
+    assert g.cell("a2") in reach                          # side neighbour
+    assert g.cell("b2") in reach                          # over 1 river hex (b1)
+    assert g.cell("d1") not in reach                      # needs 2 river hexes
+    p2 = make(board, {"blue": "flaschengeister", "red": "golems"}, {"blue": {"shipping": 2}})
+    assert g.cell("d1") in topo.in_range(p2, "blue")
+    assert g.cell("e1") not in topo.in_range(p2, "blue")  # never through land
+
+
+def test_d12_transform_without_house() -> None:
+    board = "lBh w.. lBh lBh lBh\n  lBh lBh lBh lBh r.."
+    p = make(board, {"blue": "flaschengeister", "red": "golems"},
+             {"blue": {"money": 20, "towns": ["a1"], "town_tiles": ["t9", "t8p6", "tship"]}})
+    assert p.houses_left("blue") == 0
+    after = play(p, "terraform b1")
+    assert after.landscape[p.grid.cell("b1")] == "l"
+    with pytest.raises(IllegalTurn):
+        play(p, "terraform b1 build")
+
+
+def test_d13_free_spades_must_transform_and_count_needed() -> None:
+    board = "sKh l.. s..\n  r.. r.. r.."
+    p = make(board, {"black": "kobolde", "red": "golems"},
+             {"black": {"money": 0, "power": [2, 0, 6]}}, round_tiles=tiles("r-spade2"))
+    with pytest.raises(IllegalTurn):
+        play(p, "pa-spade2 c1")                           # home already: nothing to do
+    after = play(p, "pa-spade2 b1")                       # Kobolde (swamp): lake is 1 spade
+    assert after.player("black").vp == 2                   # 1 spade used, the 2nd lost
+    assert after.player("black").power == gain((8, 0, 0), 2)   # Kobolde: +2 per spade
+
+
+def test_d14_no_shipping_at_track_end_and_tship_vp_only() -> None:
+    p = make(TOWN_BOARD, {"blue": "seebaeren", "red": "golems"},
+             {"blue": {"money": 18, "shipping": 3}}, round_tiles=tiles("r-ship2"),
+             bridge_spots=["b1-d1"])
+    with pytest.raises(IllegalTurn):
+        play(p, "ship")
+    after = play(p, "bridge b1-d1 town:tship")
+    assert after.player("blue").vp == 4 and after.player("blue").shipping == 3
+
+
+def test_d16_pa_spade2_pairs() -> None:
+    board = "lBh f.. s..\n  s.. r.. r.."
+    p = make(board, {"blue": "flaschengeister", "red": "golems"},
+             {"blue": {"power": [0, 2, 6]}}, round_tiles=NO_TILE)
+    after = play(p, "pa-spade2 b1 a2 build a2")            # forest and swamp: 1 spade each
+    assert after.landscape[p.grid.cell("b1")] == "l" == after.landscape[p.grid.cell("a2")]
+    assert after.buildings[p.grid.cell("a2")] is not None
+    with pytest.raises(IllegalTurn):
+        play(p, "pa-spade2 b1 b1")                         # two different hexes
+    with pytest.raises(IllegalTurn):
+        play(p, "pa-spade2 b1 c1")                         # c1 only in range after b1
+
+
+def test_d17_lake_house() -> None:
+    board = "lBp l.. r.. l..\n  w.. r.. r.. r.."
+    p = make(board, {"blue": "flaschengeister", "red": "golems"},
+             {"blue": {"palaces": ["left"], "money": 0}}, round_tiles=NO_TILE)
+    after = play(p, "lake-house d1")                       # no range needed, free
+    assert after.buildings[p.grid.cell("d1")].kind == "house"
+    with pytest.raises(IllegalTurn):
+        play(after, "lake-house b1")                       # once per round
+    with pytest.raises(IllegalTurn):
+        play(p, "lake-house a2")                           # not a lake: no spades
+
+
+def test_d18_desert_dig_by_side_only() -> None:
+    board = "dYp r.. l.. l..\n  w.. r.. r.. r.."
+    p = make(board, {"yellow": "wuestentoechter", "red": "golems"},
+             {"yellow": {"palaces": ["left"], "money": 4}}, round_tiles=NO_TILE)
+    after = play(p, "desert-dig a2 build")
+    assert after.landscape[p.grid.cell("a2")] == "d" and after.player("yellow").money == 0
+    with pytest.raises(IllegalTurn):
+        play(p, "desert-dig c1")                           # across the river
+
+
+def test_d19_inv_kontor_repeatable() -> None:
+    board = "sKp l.. w.. r..\n  w.. r.. r.. r.."
+    p = make(board, {"black": "erfinderinnen", "red": "golems"},
+             {"black": {"palaces": ["left"], "power": [0, 0, 8]}}, round_tiles=NO_TILE)
+    after = play(p, "inv-kontor b1")
+    assert after.buildings[p.grid.cell("b1")].kind == "kontor"
+    assert after.landscape[p.grid.cell("b1")] == "s"
+    assert after.power_actions_used == () and after.player("black").specials_used == ()
+    after = after.with_player(replace(after.player("black"), power=(0, 0, 8)))
+    assert play(after, "inv-kontor a2").buildings[p.grid.cell("a2")].kind == "kontor"
+
+
+def test_d20_ifrit_edge_house() -> None:
+    board = "wRk l.. r.. l..\n  w.. r.. r.. r..\nr.. r.. r.. r.."
+    p = make(board, {"red": "ifrit", "blue": "flaschengeister"},
+             {"red": {"money": 14}}, round_tiles=NO_TILE)
+    after = play(p, "upgrade a1 pl @d1")
+    assert after.landscape[p.grid.cell("d1")] == "w"
+    assert after.buildings[p.grid.cell("d1")].kind == "house"
+
+
+def test_d23_final_round_swap_option() -> None:
+    board = "lBh w..\n  r.. wRh"
+    base = {"round": 5, "passed": ["red"], "round_tiles": NO_TILE}
+    p = make(board, {"blue": "flaschengeister", "red": "golems"}, {"blue": {"money": 0}},
+             **base)
+    assert play(p, "pass b-house").player("blue").money == 2
+    with pytest.raises(IllegalTurn):
+        play(p, "pass")
+    q = make(board, {"blue": "flaschengeister", "red": "golems"}, {"blue": {"money": 0}},
+             rules={"final_round_swap": False}, **base)
+    assert play(q, "pass").player("blue").money == 0
+    with pytest.raises(IllegalTurn):
+        play(q, "pass b-house")
+
+
+def test_d24_power_to_passed_players() -> None:
+    p = make("lBh l.. wRh\n  r.. r.. r..", {"blue": "flaschengeister", "red": "golems"},
+             {"blue": {"money": 4}, "red": {"power": [4, 4, 0]}}, passed=["red"],
+             round_tiles=NO_TILE)
+    assert play(p, "build b1").player("red").power == (3, 5, 0)
+
+
+def test_d25_several_towns_in_one_action() -> None:
+    board = "lBk lBk lBh lBh r.. lBk lBk lBh lBh\n  r.. r.. r.. r.. r.. r.. r.. r.. r.."
+    p = make(board, {"blue": "flaschengeister", "red": "golems"}, {"blue": {"money": 14}},
+             round_tiles=tiles("r-town5"))
+    validate(p)                                           # value 6 each: no town yet
+    with pytest.raises(IllegalTurn):
+        play(p, "upgrade a1 pr town:t9")                  # two towns are due
+    after = play(p, "upgrade a1 pr town:t9@a1 town:t8p6@f1")   # TOWN6: both at once
+    assert after.player("blue").vp == 9 + 6 + 2 * 5 + 2 * 4    # tiles, round tile, ability
+    assert len(after.player("blue").towns) == 2
+    assert len(legal.town_choices(play(p, "upgrade a1 pr town:t9@a1 town:t8p6@f1"))) == 1
+
+
+def test_d26_seebaeren_river_town() -> None:
+    board = "lBk lBk r.. lBk lBk\n  r.. r.. r.. r.. r.."
+    p = make(board, {"blue": "seebaeren", "red": "golems"}, {"blue": {"money": 8}},
+             round_tiles=NO_TILE)
+    after = play(p, "ship town:t9@c1")                    # optional: link over c1
+    blue = after.player("blue")
+    assert blue.towns == (p.grid.cell("c1"),) and blue.vp >= 9
+    assert blue.links == ((p.grid.cell("b1"), p.grid.cell("d1")),)
+    assert play(p, "ship").player("blue").towns == ()      # founding is optional
+
+
+def test_d27_qualifying_component_is_illegal() -> None:
+    board = "lBk lBk lBk lBh r..\n  r.. r.. r.. r.. r.."
+    p = make(board, {"blue": "flaschengeister", "red": "golems"})
+    with pytest.raises(InputError, match="D27"):
+        validate(p)
+    q = make(board, {"blue": "flaschengeister", "red": "golems"},
+             {"blue": {"towns": ["a1"], "town_tiles": ["t9", "t8p6", "tship"]}})
+    validate(q)
+
+
+def test_d28_settlements_druiden_pass_power() -> None:
+    board = "fGp r.. fGh fGh\n  r.. r.. r.. r.."
+    p = make(board, {"green": "druiden", "red": "golems"},
+             {"green": {"palaces": ["left"], "power": [8, 0, 0]}}, round_tiles=NO_TILE)
+    assert len(topo.components(p, "green")) == 2
+    assert pass_bonus(p, "green") == (0, 4)                # 2 power per settlement
+
+
+def test_d29_feline_right_palace_counts_buildings_off_the_river() -> None:
+    board = "dYp dYh r..\n  dYh w.. w.."
+    p = make(board, {"yellow": "feline", "red": "golems"},
+             {"yellow": {"palaces": ["right"]}}, round_tiles=NO_TILE)
+    off = [c for c in p.buildings_of("yellow") if c not in p.board.river_adjacent]
+    assert pass_bonus(p, "yellow")[0] == len(off) == 2
+
+
+def test_d30_d31_tile_sets() -> None:
+    assert len(rules.ROUND_TILE_SET) == 8 and set(rules.ROUND_TILE_SET) == set(rules.ROUND_TILES)
+    assert len(rules.BONUS_TILES) == 8
+
+
+def test_d32_druiden_exchange_at_end() -> None:
+    assert money_points(0, 6, druid=True) == 4            # 2 triples
+    assert money_points(0, 6, druid=False) == 2
+    assert money_points(1, 5, druid=True) == 3            # 1 triple (2 VP) + 3 money (1)
+
+
+def test_d34_neutral_houses_count_for_nobody() -> None:
+    board = "lBh lNh lBh\n  r.. r.. r.."
+    p = make(board, {"blue": "flaschengeister", "red": "golems"}, variant="planer",
+             neutral="green")
+    assert topo.area_group(p, "blue") == 1
+    assert p.grid.cell("b1") not in topo.in_range(p, "red")
+
+
+def test_d36_setup_places_start_houses() -> None:
+    board, landscape = read_board(BOARDS_DIR / "base.toml")
+    factions = default_factions()
+    chosen = [factions[f] for f in ("flaschengeister", "wuestentoechter", "golems")]
+    p = rounds.setup(board, landscape, chosen, random.Random(3))
+    assert [len(p.buildings_of(f.colour)) for f in chosen] == [2, 3, 2]
+    assert all(pl.vp == 0 for pl in p.players)
+    for pl in p.players:                                  # start power + income only
+        assert pl.power == gain(rules.POWER_START, rounds.player_income(p, pl.colour)[1])
+    assert len(p.bonus_display) == rules.BONUS_DISPLAY_EXTRA
+    assert all(coins == 1 for _, coins in p.bonus_display)
+
+
+def test_final_scores_example() -> None:
+    board = "lBh lBh r.. wRh\n  r.. r.. r.. r.."
+    p = make(board, {"blue": "flaschengeister", "red": "golems"},
+             {"blue": {"vp": 10, "money": 5, "power": [0, 4, 4]},
+              "red": {"vp": 20, "money": 2, "power": [4, 4, 0]}},
+             round=5, passed=["red"], round_tiles=NO_TILE)
+    assert final_scores(p) == {"blue": 10 + 3 + 12, "red": 20 + 0 + 8}
+
+
+def test_erfinderinnen_and_feline_watch_others() -> None:
+    board = "lBh l.. r.. sKh\n  r.. r.. r.. r.."
+    p = make(board, {"blue": "flaschengeister", "black": "erfinderinnen"},
+             {"blue": {"money": 14}, "black": {"power": [4, 4, 0]}}, round_tiles=NO_TILE)
+    assert play(p, "build b1").player("black").power == (2, 6, 0)          # 2 players: +2
+    board = "lBh l.. r.. dYh\n  r.. r.. r.. r..\nwRh r.. r.. r.."
+    p = make(board, {"blue": "flaschengeister", "yellow": "feline", "red": "golems"},
+             {"blue": {"money": 14}, "yellow": {"money": 0}}, round_tiles=NO_TILE)
+    assert play(p, "upgrade a1 k").player("yellow").money == 1             # 3 players: +1
+    assert play(p, "build b1").player("yellow").money == 0
