@@ -233,7 +233,6 @@ class _Builder:
         self.town_count: list[Any] = []
         self.children_sums: list[Any] = []
         self.town_root: list[Any] = []
-        self.roots: list[Any] = []
         self.specials = once_specials(position)
         self.steps: list[Step] = []
         self.states: list[State] = []
@@ -667,11 +666,142 @@ class _Builder:
             setattr(nxt, side, self.next_bool(before, [k[kind]], [], f"{side}_{t}"))
 
     # ---- towns: components of P's buildings after every step
-    def labelling_needed(self) -> bool:
-        """Components are needed for towns (tiles left) and Druiden settlements."""
-        druid = self.fid == "druiden" and ("left" in self.player.palaces
-                                           or self.p.palaces_left(self.me) > 0)
-        return bool(self.player.town_tiles) or druid
+    def druid_settlements(self) -> bool:
+        """Druiden with a left palace (built or still buildable) count settlements."""
+        return self.fid == "druiden" and ("left" in self.player.palaces
+                                          or self.p.palaces_left(self.me) > 0)
+
+    def town6_possible(self) -> bool:
+        """The side-A right palace may still be built: its step may found several towns
+        at once, so every step labels all components."""
+        return (self.fid in SIDE_A and "right" not in self.player.palaces
+                and self.p.palaces_left(self.me) > 0)
+
+    def anchored_towns(self, t: int, step: Step, nxt: State, tiles: list[str]) -> None:
+        """Towns when only the component of the changed building can newly qualify (no
+        ``TOWN6`` palace to come): that component is the set of buildings reached from
+        the *anchor* (the hex built on or upgraded, or the bridge's end with P's
+        building) — closed under edges, every member but the anchor next to a member
+        of smaller rank."""
+        m, g = self.m, self.g
+        prev = self.states[-1]
+        n = g.size
+        anchor = self.anchors(t, step, prev)
+        if not anchor:
+            nxt.town, nxt.tiles_left = list(prev.town), prev.tiles_left
+            self.town_count.append(0)
+            return
+        edges = self.town_edges(nxt.bridge)
+        member = [self.bool(f"mem_{t}_{i}") if nxt.built[i] is not False else False
+                  for i in range(n)]
+        rank = [m.new_int_var(0, n - 1, f"mrank_{t}_{i}") for i in range(n)]
+        for i in range(n):
+            if member[i] is False:
+                continue
+            if nxt.built[i] is not True:
+                m.add_implication(member[i], nxt.built[i])
+            a = anchor.get(i, False)
+            if a is not False:
+                m.add_implication(a, member[i])
+            support = []
+            for j, e in edges[i]:
+                if member[j] is False:
+                    continue
+                self.clause([member[j]], [member[i], nxt.built[j], e])
+                sup = self.bool(f"msup_{t}_{i}_{j}")
+                for x in (member[j], e):
+                    if x is not True:
+                        m.add_implication(sup, x)
+                m.add(rank[j] + 1 <= rank[i]).only_enforce_if(sup)
+                support.append(sup)
+            self.clause(support + ([a] if a is not False else []), [member[i]])
+        worth = []
+        for i in range(n):
+            if member[i] is False:
+                continue
+            v = m.new_int_var(0, 3, f"mval_{t}_{i}")
+            own_value = (TOWN_VALUE["house"] * self.lin([nxt.house[i]])
+                         + TOWN_VALUE["kontor"] * self.lin([nxt.kontor[i]])
+                         + TOWN_VALUE["palace"] * self.lin([nxt.palace[i]]))
+            m.add(v == own_value).only_enforce_if(member[i])
+            m.add(v == 0).only_enforce_if(~member[i])
+            worth.append(v)
+        olds = [self.both(member[i], prev.town[i], f"mold_{t}_{i}") for i in range(n)]
+        fresh = self.bool(f"mfresh_{t}")
+        for o in olds:
+            if o is not False:
+                self.clause([negate(o)], [fresh])
+        self.clause(olds, [negate(fresh)])
+        big = self.reify_ge(self.lin(member), TOWN_MIN_BUILDINGS, f"mbig_{t}")
+        rich = self.reify_ge(sum(worth), self.threshold_const(), f"mrich_{t}")
+        have = (prev.tiles_left >= 1 if isinstance(prev.tiles_left, int)
+                else self.reify_ge(prev.tiles_left, 1, f"mhave_{t}"))
+        found = self.bool(f"mfound_{t}")
+        lits = [x for x in (big, rich, fresh, have) if x is not True]
+        if any(x is False for x in lits):
+            m.add(found == 0)
+        else:
+            m.add_bool_and(lits).only_enforce_if(found)
+            m.add_bool_or([negate(x) for x in lits] + [found])
+        self.clause(list(anchor.values()), [found])
+        step.found = {min(anchor): found}
+        grow = self.any_of([found, negate(fresh)], f"mgrow_{t}")
+        nxt.town = [self.next_town(prev.town[i], member[i], grow, f"town_{t}_{i}")
+                    for i in range(n)]
+        step.tiles = {x: self.bool(f"tile_{t}_{x}") for x in tiles}
+        m.add(sum(step.tiles.values()) == found)
+        nxt.tiles_left = m.new_int_var(0, len(tiles), f"tiles_left_{t}")
+        m.add(nxt.tiles_left == prev.tiles_left - found)
+        self.town_count.append(found)
+
+    def next_town(self, before: Any, member: Any, grow: Any, name: str) -> Any:
+        """In a town after the step: before, or in the grown component of a town."""
+        if member is False or before is True:
+            return before
+        v = self.bool(name)
+        joined = self.both(member, grow, name + "j")
+        self.m.add_bool_or([x for x in (before, joined) if x is not False]).only_enforce_if(v)
+        for x in (before, joined):
+            if x is not False:
+                self.m.add_implication(x, v)
+        return v
+
+    def anchors(self, t: int, step: Step, prev: State) -> dict[int, Any]:
+        """Node → literal: this node's component is the one the step changes."""
+        g = self.g
+        out: dict[int, list[Any]] = {}
+        for d in (step.house, step.up_k, step.up_p, step.inv):
+            for i, x in d.items():
+                if x is not False:
+                    out.setdefault(i, []).append(x)
+        for s, x in step.bridge.items():
+            if x is False:
+                continue
+            a, b = (g.node(c) for c in g.spots[s])
+            if a is not None and prev.built[a] is not False:
+                out.setdefault(a, []).append(self.both(x, prev.built[a], f"anc_{t}_{s}a"))
+            if b is not None and prev.built[b] is not False:
+                rest = self.both(x, negate(prev.built[a]) if a is not None else True,
+                                 f"anc_{t}_{s}r")
+                out.setdefault(b, []).append(self.both(rest, prev.built[b], f"anc_{t}_{s}b"))
+        anchor = {}
+        for i, lits in sorted(out.items()):
+            lits = [x for x in lits if x is not False]
+            if not lits:
+                continue
+            if len(lits) == 1:
+                anchor[i] = lits[0]
+            else:
+                v = self.bool(f"anc_{t}_{i}")
+                self.m.add(v == sum(lits))
+                anchor[i] = v
+        return anchor
+
+    def threshold_const(self) -> int:
+        """The town value needed when no ``TOWN6`` palace can come."""
+        if self.fid in SIDE_A and "right" in self.player.palaces:
+            return TOWN6_MIN_VALUE
+        return TOWN_MIN_VALUE
 
     def components(self, t: int, nxt: State, prev: State
                    ) -> tuple[list[Any], list[Any], list[Any], list[Any], dict]:
@@ -740,13 +870,15 @@ class _Builder:
         prev = self.states[-1]
         n = g.size
         tiles = [x for x in TOWN_TILES if x in self.player.town_tiles]
-        if not self.labelling_needed():
+        if not tiles:
             nxt.town = list(prev.town)
             nxt.tiles_left = prev.tiles_left
             self.town_count.append(0)
             return
+        if not self.town6_possible():
+            self.anchored_towns(t, step, nxt, tiles)
+            return
         root, size, value, old, edges = self.components(t, nxt, prev)
-        self.roots = root
         threshold = self.threshold(nxt)
         found: dict[int, Any] = {}
         qualified = []
@@ -970,8 +1102,9 @@ class _Builder:
             m.add(TOWN_MIN_BUILDINGS * towns <= self.lin(end.built) - old)
         mine = sum(self.vp_terms) + self.pass_points(end)
         bowls = end.bowls
-        if self.fid == "druiden" and self.labelling_needed():
-            settlements = self.lin([r for r in self.roots if r is not False])
+        if self.druid_settlements():
+            root = self.components(self.T + 1, end, end)[0]
+            settlements = self.lin([r for r in root if r is not False])
             power = m.new_int_var(0, 2 * self.g.size, "druid_pass_power")
             if end.left is True:
                 m.add(power == 2 * settlements)
