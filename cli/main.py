@@ -32,8 +32,8 @@ def main() -> None:
     """Solve board-game puzzle positions with proven-optimal answers.
 
     Games: Terra Nova (Winning Moves 2006), Rift Valley Reserve and Terra Nova
-    (KOSMOS 2022: show, play, perft so far). Positions are TOML files (see FORMATS.md);
-    the game is read from the file's `game` key.
+    (KOSMOS 2022: show, play, perft so far). Positions are TOML files
+    (see docs/formats.md); the game is read from the file's `game` key.
     Every answer the CP-SAT solver finds is replayed through an independent
     reference rules engine before it is printed.
 
@@ -63,7 +63,7 @@ def show(file: Path) -> None:
 
 @main.command(context_settings=CONTEXT)
 @click.argument("file", type=FILE)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/json.md).")
 @click.option("--via-model", is_flag=True,
               help="Count by enumerating the CP-SAT turn model's solutions instead of the engine.")
 @click.option("--depth", type=click.IntRange(1, 2), default=None,
@@ -125,7 +125,7 @@ def play(files: tuple[Path, ...], turns: int | None, seed: int, out: Path | None
               help="Seconds; on timeout the best answer found is printed, marked not proven.")
 @_workers_option()
 @click.option("--seed", type=int, default=0, show_default=True, help="CP-SAT random seed.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (FORMATS.md).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/json.md).")
 @click.option("--stops-block-all-colours", is_flag=True,
               help="Rift Valley rule option: stops of any two colours may not touch.")
 @user_errors
@@ -148,7 +148,7 @@ def solve(file: Path, turns: int | None, draws: int | None, time_limit: float | 
 
 @main.command(context_settings=CONTEXT)
 @click.argument("file", type=FILE)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (FORMATS.md).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/json.md).")
 @click.option("--stops-block-all-colours", is_flag=True,
               help="Rift Valley rule option: stops of any two colours may not touch.")
 @user_errors

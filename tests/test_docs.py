@@ -5,14 +5,21 @@
   note names;
 - every notation example in docs/notation.md parses with the game's notation
   module and formats back to the same text (or, marked rejected, is refused);
-- relative links in docs/ and README.md lead to existing files.
+- the JSON fields documented in docs/json.md are exactly those the commands print;
+- every [D] decision in docs/rules/*.md names constants, rule options or
+  functions that exist in the game's package;
+- relative links in docs/ and README.md lead to existing files;
+- no file of the repository (nor a help text) points to specification files
+  outside it; the help texts point to docs/.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import pkgutil
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -138,6 +145,100 @@ def test_notation_example(kind: str, game: str, what: str, text: str, board: Pat
         assert write(parse(text, grid), grid) == text
 
 
+# ------------------------------------------------------------------- json.md
+
+_RUN = re.compile(r"<!--\s*run:\s*(.+?)\s*-->")
+_ROW = re.compile(r"^\|\s*`([^`]+)`\s*\|([^|]*)\|")
+
+
+def json_sections() -> list[tuple[list[str], dict[str, str]]]:
+    """``(command lines, {field: type})`` per table of json.md that follows run notes."""
+    sections: list[tuple[list[str], dict[str, str]]] = []
+    runs: list[str] = []
+    fields: dict[str, str] = {}
+    for line in (DOCS / "json.md").read_text(encoding="utf-8").splitlines():
+        run = _RUN.search(line)
+        if run:
+            if fields:
+                sections.append((runs, fields))
+                runs, fields = [], {}
+            runs.append(run.group(1))
+            continue
+        row = _ROW.match(line)
+        if row and runs:
+            fields[row.group(1)] = row.group(2).strip()
+        elif fields and not line.startswith("|"):
+            sections.append((runs, fields))
+            runs, fields = [], {}
+    if fields:
+        sections.append((runs, fields))
+    return sections
+
+
+def flatten(obj: object, prefix: str = "") -> set[str]:
+    """Dotted field names of a JSON value; ``name[].field`` inside lists of objects."""
+    out: set[str] = set()
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            name = f"{prefix}{key}"
+            out.add(name)
+            out |= flatten(value, f"{name}.")
+    elif isinstance(obj, list):
+        for item in obj:
+            if isinstance(item, dict):
+                out |= flatten(item, prefix[:-1] + "[].")
+    return out
+
+
+def printed(args: str) -> list[dict]:
+    """The JSON object(s) ``boardsat ARGS`` prints on standard output (one, or one per line)."""
+    result = CliRunner().invoke(main, args.split())
+    text = result.stdout.strip()
+    assert text, f"{args}: nothing on standard output ({result.output})"
+    try:
+        return [json.loads(text)]
+    except json.JSONDecodeError:
+        return [json.loads(line) for line in text.splitlines()]
+
+
+JSON_SECTIONS = json_sections()
+JSON_RUNS = [(run, fields) for runs, fields in JSON_SECTIONS for run in runs]
+
+
+def test_json_documents_every_command() -> None:
+    commands = {run.split()[0] for run, _ in JSON_RUNS}
+    assert {"solve", "verify", "perft", "batch", "bench"} <= commands
+    games = " ".join(run for run, _ in JSON_RUNS)
+    for key in ("terra-nova", "rift-valley"):
+        assert sum(1 for run, _ in JSON_RUNS if f"positions/{key}/" in run) >= 2, games
+
+
+@pytest.mark.parametrize(("run", "fields"), JSON_RUNS, ids=[run for run, _ in JSON_RUNS])
+def test_json_fields_match_the_output(run: str, fields: dict[str, str]) -> None:
+    objects = printed(run)
+    seen = set().union(*(flatten(obj) for obj in objects))
+    free = [name for name, kind in fields.items() if "free-form" in kind]
+    seen = {name for name in seen if not any(name.startswith(f"{f}.") for f in free)}
+    documented = {name for name in fields if name != "…"}
+    optional = {name for name, kind in fields.items() if "absent" in kind}
+    missing = documented - optional - seen
+    assert not missing, f"{run}: documented but not printed: {sorted(missing)}"
+    if "…" not in fields:
+        extra = seen - documented
+        assert not extra, f"{run}: printed but not documented: {sorted(extra)}"
+
+
+def test_batch_lines_are_the_solve_objects_plus_file_and_status() -> None:
+    """The `…` row of the batch table: a line is `solve --json` with `file` and `status`."""
+    (run, fields), = [(r, f) for r, f in JSON_RUNS if r.startswith("batch")]
+    good, bad = printed(run)
+    file = run.split()[1]
+    solved, = printed(f"solve {file} --json --workers 1")
+    assert list(good)[0] == "file" and list(good)[-1] == "status"
+    assert set(good) - {"file", "status"} == set(solved)
+    assert set(bad) == {name for name in fields if name != "…"}
+
+
 # -------------------------------------------------------------- rules/*.md
 
 # Names a [D] item cites: CONSTANTS, Class.attribute, or solver.module.paths.
@@ -234,3 +335,26 @@ def test_relative_links_resolve(doc: Path) -> None:
             continue
         file = target.split("#", 1)[0]
         assert (doc.parent / file).exists(), f"{doc.name}: link to missing {target}"
+
+
+def test_no_reference_outside_the_repository() -> None:
+    """No tracked file sends users to specification files a clone does not have."""
+    files = subprocess.run(["git", "ls-files"], cwd=REPO_ROOT, capture_output=True, text=True,
+                           check=True).stdout.split()
+    pattern = re.compile("FORM" + r"ATS\.md|" + "shared" + "/")
+    bad = []
+    for name in files:
+        path = REPO_ROOT / name
+        if path.suffix not in (".py", ".md", ".toml", ".txt", ".cfg", "") or not path.is_file():
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if pattern.search(line):
+                bad.append(f"{name}:{number}: {line.strip()}")
+    assert not bad, "\n".join(bad)
+
+
+def test_help_points_to_the_docs() -> None:
+    text = CliRunner().invoke(main, ["--help"]).output
+    assert "docs/formats.md" in text
+    for command in ("solve", "verify", "perft"):
+        assert "docs/json.md" in CliRunner().invoke(main, [command, "--help"]).output, command

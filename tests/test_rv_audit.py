@@ -4,7 +4,7 @@ Two parts:
 
 - Adversarial hand-made cases, one per edge of the rules (each cites its rule).
 - A deliberately naive second implementation of legality and scoring, written
-  straight from ``shared/rules/rift-valley.md`` with (row, col) arithmetic only
+  straight from ``docs/rules/rift-valley.md`` with (row, col) arithmetic only
   (no engine helpers, no grid neighbour tables, no ``Trail.cells``), compared with
   the engine on hundreds of seeded random legal positions and on seeded games.
 """

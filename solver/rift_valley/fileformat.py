@@ -1,4 +1,4 @@
-"""Reading and writing Rift Valley position and board files (TOML, see FORMATS.md).
+"""Reading and writing Rift Valley position and board files (TOML, see docs/formats.md).
 
 The reader checks structure: keys and types, the terrain and area grids (same
 shape, known letters, area numbers 1–9, exactly 9 areas each 4-connected, one

@@ -1,4 +1,4 @@
-"""Reading and writing Terra Nova position files (TOML, see FORMATS.md).
+"""Reading and writing Terra Nova position files (TOML, see docs/formats.md).
 
 The reader checks everything structural (keys, types, board tokens, colours,
 stone counts) and raises :class:`~solver.errors.InputError` naming the file and

@@ -1,7 +1,7 @@
 """Rift Valley reference engine: element legality, drawing, and scoring.
 
 Independent of the CP-SAT model (no shared legality or scoring code). Rules, as
-implemented (see ``shared/rules/rift-valley.md`` and the brief):
+implemented (see ``docs/rules/rift-valley.md``):
 
 - A stop or tent goes on an open cell with no element of any colour on it.
 - Two stops of one colour are never orthogonally adjacent (any two stops with
