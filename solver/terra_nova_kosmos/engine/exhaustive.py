@@ -24,6 +24,19 @@ def _state(position: Position) -> Hashable:
             position.power_actions_used, position.bonus_display)
 
 
+def _pruned(position: Position) -> list[tuple[Turn, Position]]:
+    """The successors, with one pass only: in the last round the new bonus tile does
+    nothing but bring its coins, so the first tile with the most coins is the best pass
+    (more money never scores less; others and turns are the same)."""
+    children = legal.successors(position)
+    passes = [(turn, child) for turn, child in children if turn.action.name == "pass"]
+    rest = [(turn, child) for turn, child in children if turn.action.name != "pass"]
+    if passes:
+        coins = dict(position.bonus_display)
+        rest.append(max(passes, key=lambda tc: coins.get(tc[0].action.tile, 0)))
+    return rest
+
+
 class _Search:
     def __init__(self, root: Position, cap: float | None, max_nodes: int | None):
         self.root = root
@@ -50,7 +63,7 @@ class _Search:
         else:
             self.tick()
             key, result, line = None, None, ()
-            for turn, child in legal.successors(position):
+            for turn, child in _pruned(position):
                 if turn.action.name == "pass":
                     sub = score(self.root, child, 1)
                     sub_line: tuple[Turn, ...] = (turn,)

@@ -17,10 +17,16 @@ from solver.terra_nova_kosmos.engine import board as topo
 from solver.terra_nova_kosmos.notation import Action, Exchange, Town, Turn
 from solver.terra_nova_kosmos.position import Position
 from solver.terra_nova_kosmos.rules import (
+    BRIDGE_COST,
+    FELINE_KONTOR_COST_NEIGHBOUR,
     HOUSE,
+    HOUSE_COST,
     KONTOR,
     LANDSCAPE_LETTER,
+    PALACE_COST,
     ROUNDS,
+    SHIP_COST,
+    SPADE_COST,
 )
 
 
@@ -31,10 +37,28 @@ def _digs(name: str, cells: list[int], can_build: bool) -> Iterator[Action]:
             yield Action(name, cells=(cell,), build=cell)
 
 
-def candidate_actions(position: Position) -> list[Action]:
-    """Every action of ``to_move`` that may be legal (the engine decides)."""
+def _special_ready(position: Position, name: str) -> bool:
+    """Whether ``to_move`` holds what the special action needs and has not used it."""
     colour = position.to_move
     player = position.player(colour)
+    if name in player.specials_used:
+        return False
+    if name == "b-spade":
+        return player.bonus == "b-spade"
+    owner, side = {"feen-spade": ("feen", "left"), "lake-house": ("flaschengeister", "left"),
+                   "free-kontor": ("seebaeren", "right"),
+                   "desert-dig": ("wuestentoechter", "left"),
+                   "inv-kontor": ("erfinderinnen", "left")}[name]
+    return act.has_palace(position, colour, owner, side)
+
+
+def candidate_actions(position: Position) -> list[Action]:
+    """Every action of ``to_move`` that may be legal (the engine decides); actions the
+    player cannot pay for even with every power exchanged are left out."""
+    colour = position.to_move
+    player = position.player(colour)
+    three = player.power[2]
+    wealth = player.money + three
     reach = topo.in_range(position, colour)
     home = LANDSCAPE_LETTER[position.faction(colour).home]
     free = sorted(c for c in reach if position.buildings[c] is None)
@@ -43,46 +67,60 @@ def candidate_actions(position: Position) -> list[Action]:
     own = position.buildings_of(colour)
     houses = [c for c in own if position.buildings[c].kind == HOUSE]
     kontore = [c for c in own if position.buildings[c].kind == KONTOR]
+
+    def power_ok(name: str) -> bool:
+        return (name not in position.power_actions_used
+                and act.power_cost(position, colour, name) <= three)
+
     out: list[Action] = []
-    if can_build:
+    if can_build and wealth >= HOUSE_COST:
         out += [Action("build", cells=(c,)) for c in free if position.landscape[c] == home]
-    out += _digs("terraform", other, can_build)
-    if position.kontore_left(colour) > 0:
+    if wealth >= SPADE_COST:
+        out += _digs("terraform", other, can_build)
+    if position.kontore_left(colour) > 0 and wealth >= FELINE_KONTOR_COST_NEIGHBOUR:
         out += [Action("upgrade", cells=(c,), piece="k") for c in houses]
-    edges = [None] + sorted(c for c in position.board.edge if position.buildings[c] is None)
-    for cell in kontore:
+    edges = sorted(c for c in position.board.edge if position.buildings[c] is None)
+    for cell in kontore if wealth >= PALACE_COST else ():
         for side in ("left", "right"):
             if side in player.palaces:
                 continue
             piece = "pl" if side == "left" else "pr"
             out.append(Action("upgrade", cells=(cell,), piece=piece))
             if side == "left" and player.faction == "ifrit":
-                out += [Action("upgrade", cells=(cell,), piece=piece, edge=e)
-                        for e in edges if e is not None]
+                out += [Action("upgrade", cells=(cell,), piece=piece, edge=e) for e in edges]
             if side == "left" and player.faction == "seebaeren":
                 out.append(Action("upgrade", cells=(cell,), piece=piece, ship=True))
-    out += [Action("ship"), Action("pa-ship"), Action("pa-money7")]
+    if wealth >= SHIP_COST:
+        out.append(Action("ship"))
+    out += [Action(name) for name in ("pa-ship", "pa-money7") if power_ok(name)]
     spots = [s for s in position.board.bridge_spots
              if any(position.buildings[c] is not None and position.buildings[c].owner == colour
                     for c in s)]
     for name in ("bridge", "pa-bridge3", "pa-bridge4"):
-        out += [Action(name, bridge=s) for s in spots]
+        if power_ok(name) if name != "bridge" else wealth >= BRIDGE_COST:
+            out += [Action(name, bridge=s) for s in spots]
     for name in ("pa-spade1", "pa-spade2", "b-spade", "feen-spade"):
-        out += _digs(name, other, can_build)
-    ones = [c for c in other if act.spades_needed(position, colour, c) == 1]
-    for a, b in combinations(ones, 2):
-        out.append(Action("pa-spade2", cells=(a, b)))
-        if can_build:
-            out += [Action("pa-spade2", cells=(a, b), build=x) for x in (a, b)]
-    lake = LANDSCAPE_LETTER["lake"]
-    out += [Action("lake-house", cells=(c,)) for c in range(position.grid.size)
-            if position.landscape[c] == lake and position.buildings[c] is None]
-    out += [Action("free-kontor", cells=(c,)) for c in houses]
-    beside = sorted({nb for c in own for nb in position.grid.neighbours[c]
-                     if position.buildings[nb] is None and not position.is_river(nb)
-                     and position.landscape[nb] != home})
-    out += _digs("desert-dig", beside, can_build)
-    out += [Action("inv-kontor", cells=(c,)) for c in free]
+        if power_ok(name) if name.startswith("pa-") else _special_ready(position, name):
+            out += _digs(name, other, can_build)
+    if power_ok("pa-spade2"):
+        ones = [c for c in other if act.spades_needed(position, colour, c) == 1]
+        for a, b in combinations(ones, 2):
+            out.append(Action("pa-spade2", cells=(a, b)))
+            if can_build:
+                out += [Action("pa-spade2", cells=(a, b), build=x) for x in (a, b)]
+    if can_build and _special_ready(position, "lake-house"):
+        lake = LANDSCAPE_LETTER["lake"]
+        out += [Action("lake-house", cells=(c,)) for c in range(position.grid.size)
+                if position.landscape[c] == lake and position.buildings[c] is None]
+    if _special_ready(position, "free-kontor"):
+        out += [Action("free-kontor", cells=(c,)) for c in houses]
+    if _special_ready(position, "desert-dig"):
+        beside = sorted({nb for c in own for nb in position.grid.neighbours[c]
+                         if position.buildings[nb] is None and not position.is_river(nb)
+                         and position.landscape[nb] != home})
+        out += _digs("desert-dig", beside, can_build)
+    if _special_ready(position, "inv-kontor"):
+        out += [Action("inv-kontor", cells=(c,)) for c in free]
     if position.round < ROUNDS or position.rules.final_round_swap:
         out += [Action("pass", tile=t) for t, _ in position.bonus_display]
     else:
