@@ -1,9 +1,9 @@
 """Draw a Terra Nova (KOSMOS) position with rich: the hex map and a player panel.
 
-Landscapes are background colours, the river blue; a building is a letter in
-its owner's colour (``h`` house, ``K`` Kontor, ``P`` palace, ``n`` neutral
-house). The cell's last character marks a bridge end (``=``, ``:`` for a free
-spot) or a town tile (``*``). Odd rows are shifted half a cell right (odd-r).
+Landscapes are background colours, the river blue; a built hex reads like its
+file token (``lBh``: lake, blue, house) in its owner's colour. The cell's last
+character marks a bridge end (``=``, ``:`` for a free spot) or a town tile
+(``*``). Odd rows are shifted half a cell right (odd-r).
 The panel lists each player's money, power bowls, shipping, buildings and score.
 """
 
@@ -17,8 +17,10 @@ from rich.text import Text
 from solver.geometry import column_name
 from solver.terra_nova_kosmos.position import Board, Position
 from solver.terra_nova_kosmos.rules import (
+    COLOUR_LETTER,
     LANDSCAPE_LETTER,
     NEUTRAL,
+    NEUTRAL_LETTER,
     RIVER,
     TOWN_TILES_EACH,
 )
@@ -29,7 +31,7 @@ LAND_BG = {"l": "rgb(70,120,200)", "f": "rgb(40,110,50)", "w": "rgb(170,60,50)",
            "d": "rgb(215,190,90)", "s": "rgb(80,70,60)", RIVER: "rgb(150,200,235)"}
 OWNER_FG = {"yellow": "rgb(255,240,40)", "blue": "rgb(30,60,255)", "green": "rgb(60,230,90)",
             "red": "rgb(255,40,40)", "black": "rgb(0,0,0)", NEUTRAL: "rgb(240,240,240)"}
-GLYPH = {"house": "h", "kontor": "K", "palace": "P"}
+GLYPH = {"house": "h", "kontor": "k", "palace": "p"}
 
 
 def render_board(board: Board, landscape: tuple[str, ...], position: Position | None = None
@@ -57,8 +59,9 @@ def render_board(board: Board, landscape: tuple[str, ...], position: Position | 
                 style = Style(color="rgb(20,20,20)" if land in "dr" else "rgb(225,225,225)",
                               bgcolor=LAND_BG[land])
             else:
-                glyph = "n" if building.owner == NEUTRAL else GLYPH[building.kind]
-                body = f" {glyph}{land}"
+                owner = NEUTRAL_LETTER if building.owner == NEUTRAL \
+                    else COLOUR_LETTER[building.owner]
+                body = f"{land}{owner}{GLYPH[building.kind]}"
                 style = Style(color=OWNER_FG[building.owner], bgcolor=LAND_BG[land], bold=True)
             line.append(body + mark, style=style)
         line.append(" " * (0 if r % 2 else CELL // 2))
@@ -83,8 +86,8 @@ def _legend() -> Text:
         text.append(f" {name} ", style=LABEL)
     text.append(" ~ ", style=Style(color="rgb(20,20,20)", bgcolor=LAND_BG[RIVER]))
     text.append(" river", style=LABEL)
-    text.append("\nh house  K Kontor  P palace  n neutral   "
-                "= bridge  : bridge spot  * town", style=LABEL)
+    text.append("\nbuilt: landscape + owner (Y B G R K, N neutral) + h house, k Kontor, "
+                "p palace\n= bridge  : bridge spot  * town", style=LABEL)
     return text
 
 
