@@ -239,6 +239,23 @@ def test_batch_lines_are_the_solve_objects_plus_file_and_status() -> None:
     assert set(bad) == {name for name in fields if name != "…"}
 
 
+def test_exit_statuses_and_errors_as_documented(tmp_path: Path) -> None:
+    """json.md's "Exit status": verify 0 / 1, bad input 2 with the error as text on
+    standard error and nothing on standard output, also under --json."""
+    text = (DOCS / "json.md").read_text(encoding="utf-8")
+    assert "Errors are not JSON" in text, "json.md's error section changed: update this test"
+    good = REPO_ROOT / "positions/rift-valley/midgame-identical.toml"
+    assert CliRunner().invoke(main, ["verify", str(good), "--json"]).exit_code == 0
+    wrong = tmp_path / "wrong.toml"
+    wrong.write_text(good.read_text(encoding="utf-8").replace("value = 19", "value = 18"),
+                     encoding="utf-8")
+    assert CliRunner().invoke(main, ["verify", str(wrong), "--json"]).exit_code == 1
+    missing = tmp_path / "missing.toml"
+    result = CliRunner().invoke(main, ["verify", str(missing), "--json"])
+    assert result.exit_code == 2
+    assert result.stdout == "" and str(missing) in result.stderr
+
+
 # -------------------------------------------------------------- rules/*.md
 
 # Names a [D] item cites: CONSTANTS, Class.attribute, or solver.module.paths.
