@@ -17,6 +17,8 @@ import click
 from cli.batch import batch as batch_command
 from cli.cluster import scheduler_option
 from cli.console import SCREEN, user_errors
+from cli.render import render as render_command
+from cli.render import sheet as sheet_command
 from solver import __version__
 from solver.cpsat import default_workers
 from solver.games import GAMES, all_kinds, check_options, game_of, get, require_command
@@ -243,3 +245,5 @@ def bench(suite_name: str, suite_file: Path | None, as_json: bool, plot: Path | 
 
 
 main.add_command(batch_command)
+main.add_command(render_command)
+main.add_command(sheet_command)

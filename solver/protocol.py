@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from solver.cpsat import SolveParams
+    from solver.drawing.scene import Scene
 
 
 class Status(Protocol):
@@ -118,6 +119,12 @@ class Game(Protocol):
 
     def play(self, paths: tuple[Path, ...], options: Options, seed: int, screen: Screen) -> int:
         """Play a seeded random game from ``paths``."""
+
+    # ---- pictures (``render``, ``sheet``)
+    def picture(self, path: Path, solution: bool) -> Scene:
+        """The position in ``path`` as a drawing scene, its puzzle in words; with
+        ``solution`` the answer drawn on it (the file's ``[solution]`` checked by the
+        engine, else solved and replayed by the engine)."""
 
     # ---- the puzzle generator
     def default_turns(self, kind: str) -> int:

@@ -173,11 +173,16 @@ def board_text_line(text: str, key: str, row: int) -> int | None:
 
 def atomic_write_text(path: str | Path, text: str) -> None:
     """Write ``text`` to ``path`` atomically (temp file in the same folder, then rename)."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_write_bytes(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (temp file in the same folder, then rename)."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual file mode
         os.replace(tmp, path)
     except BaseException:

@@ -1,9 +1,10 @@
 """The import layers of ARCHITECTURE.md, checked on every module's source with ``ast``.
 
-Floors (errors, tomlfile, geometry, cpsat, protocol, paths) < games
+Floors (errors, tomlfile, geometry, cpsat, protocol, paths, drawing) < games
 (``solver/<game>/``: shared modules, ``engine/``, ``model/``, bridge modules) <
 the registry (``solver.games``) < drivers (``solver.bench``, ``solver.puzzlegen``,
-``solver.executor``, ``solver.batch``, ``cli``). Imports inside functions count too.
+``solver.executor``, ``solver.batch``, ``solver.sheet``, ``cli``). Imports inside
+functions count too.
 """
 
 from __future__ import annotations
@@ -17,10 +18,12 @@ from solver.games import GAMES
 from solver.paths import REPO_ROOT
 
 FLOORS = ("solver.errors", "solver.tomlfile", "solver.geometry", "solver.cpsat",
-          "solver.protocol", "solver.paths")
-DRIVERS = ("solver.bench", "solver.puzzlegen", "solver.executor", "solver.batch", "cli")
+          "solver.protocol", "solver.paths", "solver.drawing")
+DRIVERS = ("solver.bench", "solver.puzzlegen", "solver.executor", "solver.batch",
+           "solver.sheet", "cli")
 REGISTRY = "solver.games"
-BRIDGES = ("solve", "uniqueness", "puzzlegen", "benchcases", "view", "commands", "game")
+BRIDGES = ("solve", "uniqueness", "puzzlegen", "benchcases", "view", "picture", "commands",
+           "game")
 """Top-level modules of a game that may use both its engine and its model."""
 
 

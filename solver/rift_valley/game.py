@@ -57,6 +57,11 @@ class RiftValley:
         return commands.play(paths, options["players"], seed,
                              options["stops_block_all_colours"], screen)
 
+    # ---- pictures
+    def picture(self, path: Path, solution: bool) -> Any:
+        from solver.rift_valley.picture import picture
+        return picture(path, solution)
+
     # ---- the puzzle generator
     def default_turns(self, kind: str) -> int:
         return 1

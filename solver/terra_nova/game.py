@@ -58,6 +58,11 @@ class TerraNova:
         return commands.play(paths[0], options["turns"], seed, options["out"],
                              options["player_out_ends_game"], screen)
 
+    # ---- pictures
+    def picture(self, path: Path, solution: bool) -> Any:
+        from solver.terra_nova.picture import picture
+        return picture(path, solution)
+
     # ---- the puzzle generator
     def default_turns(self, kind: str) -> int:
         return 2 if kind == "closing" else 1

@@ -57,6 +57,11 @@ class TerraNovaKosmos:
             raise InputError("Terra Nova (KOSMOS) play takes exactly one position file")
         return commands.play(paths[0], options["turns"], seed, options["out"], screen)
 
+    # ---- pictures
+    def picture(self, path: Path, solution: bool) -> Any:
+        from solver.terra_nova_kosmos.picture import picture
+        return picture(path, solution)
+
     # ---- the puzzle generator
     def default_turns(self, kind: str) -> int:
         raise InputError(NOT_YET)

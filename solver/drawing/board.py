@@ -1,0 +1,153 @@
+"""Draw a :class:`~solver.drawing.scene.Scene` on a matplotlib Axes.
+
+Every drawn element gets an id in SVG output (matplotlib ``gid``):
+``cell-d7``, ``piece-d7``, ``stone-d7``, ``stop-d7``… for cells and tokens,
+``trail-1``, ``arrow-1``, ``badge-1`` for lines, arrows and badges.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib import patheffects
+from matplotlib.axes import Axes
+from matplotlib.patches import Circle, FancyArrowPatch, Polygon, RegularPolygon
+
+from solver.drawing import lattice
+from solver.drawing.palette import EDGE, GRID_EDGE, LABEL, ink_on
+from solver.drawing.scene import Badge, Scene, Token
+from solver.geometry import column_name
+
+LABEL_GAP = 0.85
+"""Distance of the row numbers and column letters from the nearest cell centre."""
+
+
+def draw_scene(ax: Axes, scene: Scene, unit_pt: float) -> None:
+    """Draw ``scene`` on ``ax``; ``unit_pt`` is the size of one cell in points (for text)."""
+    grid = scene.grid
+    centres = lattice.centres(grid)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    x0, x1, y0, y1 = lattice.extent(grid, LABEL_GAP + 0.35)
+    ax.set_xlim(x0, x1)
+    ax.set_ylim(y0, y1)
+    _cells(ax, scene, unit_pt)
+    _edge_labels(ax, scene, unit_pt)
+    _borders(ax, scene, centres, unit_pt)
+    for number, line in enumerate(scene.lines, start=1):
+        points = centres[list(line.cells)]
+        width = line.width * unit_pt / 30
+        effects = ([patheffects.Stroke(linewidth=width + 2.2, foreground=EDGE),
+                    patheffects.Normal()] if line.outline else [])
+        (drawn,) = ax.plot(points[:, 0], points[:, 1], color=line.colour, linewidth=width,
+                           linestyle=line.style, solid_capstyle="round", zorder=3,
+                           path_effects=effects)
+        drawn.set_gid(f"{line.kind}-{number}")
+    for token in scene.tokens:
+        _token(ax, scene, token, centres, unit_pt)
+    for number, arrow in enumerate(scene.arrows, start=1):
+        patch = FancyArrowPatch(
+            tuple(centres[arrow.src]), tuple(centres[arrow.dst]),
+            arrowstyle="simple,head_length=0.38,head_width=0.38,tail_width=0.13",
+            mutation_scale=unit_pt, shrinkA=0.12 * unit_pt, shrinkB=0.22 * unit_pt,
+            facecolor=arrow.colour, edgecolor=EDGE, linewidth=0.8, zorder=6)
+        patch.set_gid(f"arrow-{number}")
+        ax.add_artist(patch)
+    for badge in scene.badges:
+        _badge(ax, scene, badge, centres, unit_pt)
+
+
+def _cells(ax: Axes, scene: Scene, unit_pt: float) -> None:
+    grid = scene.grid
+    for cell in scene.cells:
+        patch = Polygon(lattice.outline(grid, cell.cell), closed=True, facecolor=cell.face,
+                        edgecolor=GRID_EDGE, linewidth=max(0.6, unit_pt / 30), hatch=cell.hatch,
+                        zorder=1)
+        if cell.hatch:
+            patch.set_hatch_linewidth(0.6)
+            patch.set_hatchcolor(_hatch_colour(cell.face))
+        patch.set_gid(f"cell-{grid.name(cell.cell)}")
+        ax.add_artist(patch)
+        if cell.letter:
+            x, y = lattice.corner(grid, cell.cell, "nw")
+            ax.text(x, y, cell.letter, ha="center", va="center", fontsize=0.26 * unit_pt,
+                    color=ink_on(cell.face), alpha=0.8, zorder=2)
+
+
+def _borders(ax: Axes, scene: Scene, centres: np.ndarray, unit_pt: float) -> None:
+    """The shared side of each border's two cells, drawn thick and dark."""
+    half = lattice.HEX_RADIUS / 2 if lattice.is_hex(scene.grid) else 0.5
+    for border in scene.borders:
+        a, b = centres[border.a], centres[border.b]
+        middle, along = (a + b) / 2, b - a
+        side = np.array([-along[1], along[0]]) / np.hypot(*along) * half
+        ends = np.array([middle - side, middle + side])
+        (drawn,) = ax.plot(ends[:, 0], ends[:, 1], color=EDGE, linewidth=max(1.5, unit_pt / 12),
+                           solid_capstyle="round", zorder=2)
+        drawn.set_gid(f"border-{scene.grid.name(border.a)}-{scene.grid.name(border.b)}")
+
+
+def _hatch_colour(face: str) -> str:
+    return "#ffffff" if ink_on(face) == "#ffffff" else "#00000080"
+
+
+def _edge_labels(ax: Axes, scene: Scene, unit_pt: float) -> None:
+    """Column letters above and below, row numbers left and right."""
+    grid = scene.grid
+    size = 0.3 * unit_pt
+    last = grid.rows - 1
+    for col in range(grid.cols):
+        name = column_name(col)
+        for row, dy in ((0, LABEL_GAP), (last, -LABEL_GAP)):
+            x, y = lattice.position(grid, row, col)
+            ax.text(x, y + dy, name, ha="center", va="center", fontsize=size, color=LABEL)
+    for row in range(grid.rows):
+        y = lattice.row_y(grid, row)
+        shift = lattice.row_shift(grid, row)
+        for x in (shift - LABEL_GAP, grid.cols - 1 + shift + LABEL_GAP):
+            ax.text(x, y, str(row + 1), ha="center", va="center", fontsize=size, color=LABEL)
+
+
+def _token(ax: Axes, scene: Scene, token: Token, centres: np.ndarray, unit_pt: float) -> None:
+    x, y = centres[token.cell]
+    r = 0.32 * token.scale
+    common = {"facecolor": "none" if token.ghost else token.colour,
+              "edgecolor": token.colour if token.ghost else EDGE,
+              "linewidth": 1.6 if token.ghost else 0.9,
+              "linestyle": "--" if token.ghost else "-", "zorder": 4}
+    if token.shape == "disc":
+        patch = Circle((x, y), r, **common)
+    elif token.shape == "square":
+        patch = RegularPolygon((x, y), 4, radius=r, orientation=np.pi / 4, **common)
+    elif token.shape == "triangle":
+        patch = RegularPolygon((x, y - 0.06), 3, radius=r * 1.2, **common)
+    elif token.shape == "house":
+        patch = Polygon([(x - r, y - r), (x + r, y - r), (x + r, y + 0.2 * r), (x, y + r),
+                         (x - r, y + 0.2 * r)], closed=True, **common)
+    else:
+        raise ValueError(f"unknown token shape {token.shape!r}")
+    patch.set_gid(f"{token.kind}-{scene.grid.name(token.cell)}")
+    ax.add_artist(patch)
+    if token.letter and not token.ghost:
+        ax.text(x, y - (0.05 if token.shape == "triangle" else 0), token.letter, ha="center",
+                va="center", fontsize=0.3 * unit_pt * token.scale, fontweight="bold",
+                color=ink_on(token.colour), zorder=5)
+
+
+def _badge(ax: Axes, scene: Scene, badge: Badge, centres: np.ndarray, unit_pt: float) -> None:
+    """A white disc with the step number: at a cell's top right, beside the middle of a
+    move (two cells), or at the top right of the middle cell of a longer line."""
+    points = centres[list(badge.cells)]
+    if len(points) == 2:
+        (ax_, ay), (bx, by) = points
+        length = max(1e-9, float(np.hypot(bx - ax_, by - ay)))
+        x = (ax_ + bx) / 2 - (by - ay) / length * 0.3
+        y = (ay + by) / 2 + (bx - ax_) / length * 0.3
+    else:
+        x, y = lattice.corner(scene.grid, badge.cells[len(points) // 2], "ne")
+    patch = Circle((x, y), 0.19, facecolor="#ffffff", edgecolor="#000000", linewidth=1.0,
+                   zorder=7)
+    patch.set_gid(f"badge-{badge.number}")
+    ax.add_artist(patch)
+    ax.text(x, y, str(badge.number), ha="center", va="center", fontsize=0.24 * unit_pt,
+            fontweight="bold", color="#000000", zorder=8)
+

@@ -1,0 +1,91 @@
+"""``boardsat sheet``: a printable PDF booklet of puzzles with an answer key at the end.
+
+One puzzle per A4 page (its number, difficulty and question in words, the
+board), then the answers, :data:`ANSWERS_PER_PAGE` to a page, each drawn on its
+board. Games are found through the registry and draw through their
+``picture`` bridge; the difficulty is read from the generator's comment line.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from solver.errors import InputError
+from solver.games import game_of
+from solver.tomlfile import read_text
+
+ANSWERS_PER_PAGE = 2
+DIFFICULTY = re.compile(r"^# difficulty (\w+)", re.MULTILINE)
+"""The grade line ``boardsat generate`` writes at the top of a puzzle file."""
+
+Progress = Callable[[int, int], None]
+
+
+def puzzle_files(sources: Sequence[Path]) -> list[Path]:
+    """The files named, a folder standing for its ``*.toml`` files (sorted, not recursive)."""
+    files: list[Path] = []
+    for source in sources:
+        if source.is_dir():
+            found = sorted(source.glob("*.toml"))
+            if not found:
+                raise InputError("no .toml files in this folder", path=source)
+            files.extend(found)
+        elif source.is_file():
+            files.append(source)
+        else:
+            raise InputError("no such file or folder", path=source)
+    return files
+
+
+def difficulty_of(path: Path) -> str | None:
+    """``easy``/``medium``/``hard`` from the file's grade comment, if it has one."""
+    match = DIFFICULTY.search(read_text(path))
+    return match.group(1) if match else None
+
+
+def page_count(puzzles: int) -> int:
+    """Pages of a sheet of ``puzzles`` puzzles: one each, then the answer pages."""
+    return puzzles + math.ceil(puzzles / ANSWERS_PER_PAGE)
+
+
+def write_sheet(sources: Sequence[Path], out: Path, progress: Progress | None = None) -> int:
+    """Write the booklet of the puzzles in ``sources`` to ``out``; returns the page count."""
+    from solver.drawing.layout import Words, page_figure
+    from solver.drawing.output import pdf_book
+
+    files = puzzle_files(sources)
+    games = [game_of(path) for path in files]
+    total = page_count(len(files))
+    steps = 2 * len(files)
+    done = 0
+    answers = []
+    with pdf_book(out) as book:
+        for number, (path, game) in enumerate(zip(files, games, strict=True), start=1):
+            scene = game.picture(path, solution=False)
+            grade = difficulty_of(path)
+            headings = [Words(f"Puzzle {number}" + (f"  ·  {grade}" if grade else ""), 12,
+                              colour="#555555"),
+                        Words(scene.question, 17, bold=True)]
+            book.savefig(page_figure([(scene, headings)], scene.title,
+                                     f"{path.name}  ·  page {number} of {total}"))
+            done += 1
+            _tell(progress, done, steps)
+        for number, (path, game) in enumerate(zip(files, games, strict=True), start=1):
+            scene = game.picture(path, solution=True)
+            answers.append((scene, [Words(f"Answer {number}", 13, bold=True),
+                                    Words(scene.question, 10, colour="#555555")]))
+            done += 1
+            _tell(progress, done, steps)
+        for start in range(0, len(answers), ANSWERS_PER_PAGE):
+            page = len(files) + start // ANSWERS_PER_PAGE + 1
+            book.savefig(page_figure(answers[start:start + ANSWERS_PER_PAGE], "Answers",
+                                     f"page {page} of {total}"))
+    return total
+
+
+def _tell(progress: Progress | None, done: int, total: int) -> None:
+    if progress:
+        progress(done, total)

@@ -1,0 +1,152 @@
+"""A Terra Nova position (and its answer) as a drawing scene for ``render`` and ``sheet``.
+
+Hexes carry their landscape colour and letter (a lake also a wave hatch), pieces
+are discs in their player's colour with the colour's initial, stones dark
+squares. With the answer drawn, each move is an arrow to a dashed ring where the
+piece lands, new stones are orange, every action is numbered in order. The answer is the file's
+``[solution]`` replayed by the engine, or else the CP-SAT answer (itself
+replayed by the engine).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from solver.drawing.palette import STONE, player
+from solver.drawing.scene import Arrow, Badge, Cell, Key, Scene, Token
+from solver.errors import InputError
+from solver.terra_nova.fileformat import read_position
+from solver.terra_nova.notation import Move, Stone, Turn, format_turn, parse_line
+from solver.terra_nova.position import EMPTY, PIECE_LETTER, Position
+from solver.terra_nova.position import STONE as STONE_MARK
+
+TITLE = "Terra Nova"
+NAMED_LANDSCAPES: dict[str, tuple[str, str]] = {
+    "lake": ("#9cc9ee", "---"), "water": ("#9cc9ee", "---"), "meadow": ("#bfe08f", ""),
+    "forest": ("#6aa55c", ""), "hills": ("#d2b07e", ""), "tundra": ("#dfe3e6", ""),
+    "desert": ("#f3dc94", ""), "swamp": ("#99a577", ""), "cornfield": ("#f6e978", ""),
+    "mountain": ("#a9a9a9", ""),
+}
+"""Fill and hatch of landscapes the file names in ``[landscapes]``."""
+OTHER_LANDSCAPES = ("#e8d5b0", "#b7d7a8", "#a4c2f4", "#f4cccc", "#d9d2e9", "#fce5cd",
+                    "#d0e0e3", "#eeeeee")
+"""Fills of landscapes without a known name, in letter order."""
+NEW_STONE = "#e07000"
+
+
+def picture(path: Path, solution: bool) -> Scene:
+    """The position in ``path``; with ``solution`` the answer drawn on it."""
+    position = read_position(path)
+    if not solution:
+        return position_scene(position)
+    line, value = _answer(position, path)
+    return answer_scene(position, line, value)
+
+
+def question(position: Position) -> str:
+    """The puzzle the position poses, in words (what ``boardsat solve`` answers)."""
+    who = position.to_move.capitalize()
+    puzzle = position.puzzle
+    if puzzle is None or puzzle.kind == "best-turn":
+        return f"{who} to move: best turn"
+    turns = puzzle.turns or 1
+    if puzzle.objective == "min-turns":
+        return f"{who}: {puzzle.target} points in the fewest turns (at most {turns})"
+    return f"{who}: most points in {turns} turns"
+
+
+def position_scene(position: Position) -> Scene:
+    """The board, pieces and stones, with scores under it and a legend."""
+    scene = _ground(position)
+    for cell, occupant in enumerate(position.occupant):
+        if occupant == STONE_MARK:
+            scene.tokens.append(Token(cell, "square", STONE, "stone"))
+        elif occupant != EMPTY:
+            scene.tokens.append(Token(cell, "disc", player(occupant), "piece",
+                                      PIECE_LETTER.get(occupant, "")))
+    scene.status = [_scores(position)]
+    return scene
+
+
+def answer_scene(position: Position, line: list[Turn], value: int) -> Scene:
+    """The position with ``line`` drawn on it: numbered arrows, rings where pieces land,
+    new stones in orange; the scores after the line under it."""
+    from solver.terra_nova.engine.turns import play_line
+
+    outcome = play_line(position, line)
+    scene = position_scene(position)
+    colour = player(position.to_move)
+    number = 0
+    for turn in line:
+        for action in turn:
+            number += 1
+            if isinstance(action, Move):
+                scene.arrows.append(Arrow(action.src, action.dst, colour))
+                scene.tokens.append(Token(action.dst, "disc", colour, "lands", ghost=True))
+                scene.badges.append(Badge((action.src, action.dst), number))
+            elif isinstance(action, Stone):
+                scene.tokens.append(Token(action.cell, "square", NEW_STONE, "new-stone",
+                                          scale=0.8))
+                scene.badges.append(Badge((action.cell,), number))
+    grid = position.grid
+    turns = [format_turn(t, grid) for t in line]
+    words = turns[0] if len(turns) == 1 else "   ".join(
+        f"turn {i}: {t}" for i, t in enumerate(turns, start=1))
+    others = f" (others {outcome.others})" if outcome.others else ""
+    scene.status = [f"after the answer: {_scores(outcome.position)}"]
+    scene.answer = [f"Answer: {words}",
+                    f"{position.to_move} gains {value} points{others}; actions numbered in order"]
+    scene.keys += [Key("new stone", NEW_STONE, shape="square"),
+                   Key("piece lands", "none", shape="disc")]
+    return scene
+
+
+def _ground(position: Position) -> Scene:
+    board = position.board
+    fills = _landscape_fills(position)
+    scene = Scene(position.grid, TITLE, question=question(position))
+    for cell, letter in enumerate(board.landscape):
+        face, hatch = fills[letter]
+        scene.cells.append(Cell(cell, face, letter, hatch))
+    for letter in board.letters:
+        face, hatch = fills[letter]
+        name = board.landscape_name(letter) or "landscape"
+        scene.keys.append(Key(name, face, hatch, letter))
+    for colour in position.players:
+        scene.keys.append(Key(colour, player(colour), letter=PIECE_LETTER.get(colour, ""),
+                              shape="disc"))
+    scene.keys.append(Key("stone", STONE, shape="square"))
+    return scene
+
+
+def _landscape_fills(position: Position) -> dict[str, tuple[str, str]]:
+    fills = {}
+    others = iter(OTHER_LANDSCAPES * 3)
+    for letter in position.board.letters:
+        name = (position.board.landscape_name(letter) or "").lower()
+        fills[letter] = NAMED_LANDSCAPES.get(name) or (
+            NAMED_LANDSCAPES["lake"] if letter == "w" and not name else (next(others), ""))
+    return fills
+
+
+def _scores(position: Position) -> str:
+    parts = [f"{colour} {position.score(colour)} pts ({len(position.pieces_of(colour))} pieces)"
+             for colour in position.players]
+    return "     ".join([*parts, f"stones left {position.stones_left}"])
+
+
+def _answer(position: Position, path: Path) -> tuple[list[Turn], int]:
+    """The file's [solution] (checked by the engine), else the solver's replayed answer."""
+    if position.solution is not None:
+        from solver.terra_nova.engine.turns import play_line
+
+        line = parse_line(position.solution.line, position.grid)
+        try:
+            outcome = play_line(position, line)
+        except InputError as exc:
+            raise InputError(f"the [solution] is illegal: {exc}", path=path) from None
+        return line, outcome.points
+    from solver.terra_nova.solve import solve_puzzle
+
+    answer = solve_puzzle(position)
+    return answer.line, answer.value

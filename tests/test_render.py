@@ -1,0 +1,162 @@
+"""``boardsat render`` and ``boardsat sheet``: every bundled file draws, the SVG holds
+exactly the board's cells and pieces, a sheet has one page per puzzle plus the answers."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+from solver.drawing.output import FORMATS
+from solver.paths import POSITIONS_DIR
+from solver.sheet import ANSWERS_PER_PAGE, page_count
+from solver.tomlfile import load_toml
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def bundled() -> list[Path]:
+    """Every position, board and puzzle file under positions/ (files with a ``game`` key)."""
+    return [p for p in sorted(POSITIONS_DIR.rglob("*.toml")) if "game" in load_toml(p)[0]]
+
+
+def has_solution(path: Path) -> bool:
+    return "solution" in load_toml(path)[0]
+
+
+def pdf_pages(data: bytes) -> int:
+    return len(re.findall(rb"/Type\s*/Page\b", data))
+
+
+def run(*args: str) -> None:
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("index_path", list(enumerate(bundled())),
+                         ids=lambda ip: str(ip[1].relative_to(POSITIONS_DIR)))
+def test_every_bundled_file_renders(index_path, tmp_path):
+    """One format per file in turn (all three over the collection); the answer too for
+    every third file that has one (time)."""
+    index, path = index_path
+    kind = FORMATS[index % len(FORMATS)]
+    out = tmp_path / f"board.{kind}"
+    run("render", str(path), "--out", str(out))
+    data = out.read_bytes()
+    assert len(data) > 1000
+    if kind == "pdf":
+        assert pdf_pages(data) == 1
+    if has_solution(path) and index % 3 == 0:
+        answer = tmp_path / f"answer.{FORMATS[(index + 1) % len(FORMATS)]}"
+        run("render", str(path), "--solution", "--out", str(answer))
+        assert answer.stat().st_size > 1000
+
+
+def svg_ids(path: Path) -> list[str]:
+    root = ET.parse(path).getroot()
+    return [el.get("id") for el in root.iter() if el.get("id")]
+
+
+def test_svg_structure_matches_a_small_terra_nova_board(tmp_path):
+    from solver.terra_nova.fileformat import read_position
+
+    path = POSITIONS_DIR / "terra-nova" / "puzzles" / "closing-min-turns.toml"
+    position = read_position(path)
+    out = tmp_path / "board.svg"
+    run("render", str(path), "--out", str(out))
+    ids = svg_ids(out)
+    grid = position.grid
+    assert sorted(i[5:] for i in ids if i.startswith("cell-")) == sorted(
+        grid.name(c) for c in range(grid.size))
+    assert sorted(i[6:] for i in ids if i.startswith("piece-")) == sorted(
+        grid.name(c) for c in position.pieces)
+    assert sorted(i[6:] for i in ids if i.startswith("stone-")) == sorted(
+        grid.name(c) for c in position.stones)
+    assert not any(i.startswith(("arrow-", "badge-")) for i in ids)
+
+
+def test_svg_answer_has_an_arrow_per_move_and_a_number_per_action(tmp_path):
+    from solver.terra_nova.fileformat import read_position
+    from solver.terra_nova.notation import Move, parse_line
+
+    path = POSITIONS_DIR / "terra-nova" / "puzzles" / "closing-min-turns.toml"
+    position = read_position(path)
+    line = parse_line(position.solution.line, position.grid)
+    actions = [a for turn in line for a in turn]
+    out = tmp_path / "answer.svg"
+    run("render", str(path), "--solution", "--out", str(out))
+    ids = svg_ids(out)
+    assert sum(i.startswith("arrow-") for i in ids) == sum(isinstance(a, Move) for a in actions)
+    assert sorted(int(i[6:]) for i in ids if i.startswith("badge-")) == list(
+        range(1, len(actions) + 1))
+
+
+def test_rift_valley_svg_has_every_element(tmp_path):
+    from solver.rift_valley.fileformat import read_position
+
+    path = POSITIONS_DIR / "rift-valley" / "midgame-savanna.toml"
+    position = read_position(path)
+    out = tmp_path / "board.svg"
+    run("render", str(path), "--out", str(out))
+    ids = svg_ids(out)
+    assert sum(i.startswith("cell-") for i in ids) == position.grid.size
+    stops = sum(len(e.stops) for _, e in position.elements)
+    trails = sum(len(e.trails) for _, e in position.elements)
+    assert sum(i.startswith("stop-") for i in ids) == stops
+    assert sum(i.startswith("trail-") for i in ids) == trails
+
+
+def test_svg_output_is_reproducible(tmp_path):
+    path = POSITIONS_DIR / "terra-nova" / "puzzles" / "closing-min-turns.toml"
+    first, second = tmp_path / "a.svg", tmp_path / "b.svg"
+    run("render", str(path), "--solution", "--out", str(first))
+    run("render", str(path), "--solution", "--out", str(second))
+    assert first.read_bytes() == second.read_bytes()
+
+
+@pytest.mark.parametrize("name", ["terra-nova/puzzles/best-turn-majority.toml",
+                                  "rift-valley/puzzles/generated/rv-max-score-s1-c00007.toml"])
+def test_an_answer_missing_from_the_file_is_solved(name, tmp_path):
+    """Without [solution] the answer comes from the solver (replayed by the engine)."""
+    text = (POSITIONS_DIR / name).read_text(encoding="utf-8")
+    stripped = tmp_path / "puzzle.toml"
+    stripped.write_text(text[:text.index("[solution]")], encoding="utf-8")
+    with_file, solved = tmp_path / "a.svg", tmp_path / "b.svg"
+    run("render", str(POSITIONS_DIR / name), "--solution", "--out", str(with_file))
+    run("render", str(stripped), "--solution", "--out", str(solved))
+    badges = [sorted(i for i in svg_ids(p) if i.startswith(("badge-", "arrow-")))
+              for p in (with_file, solved)]
+    assert badges[0] == badges[1]
+
+
+def test_sheet_has_a_page_per_puzzle_and_the_answer_pages(tmp_path):
+    folder = POSITIONS_DIR / "terra-nova" / "puzzles"
+    files = sorted(folder.glob("*.toml"))
+    rift = sorted((POSITIONS_DIR / "rift-valley" / "puzzles" / "generated").glob("*.toml"))[:1]
+    out = tmp_path / "sheet.pdf"
+    run("sheet", str(folder), str(rift[0]), "--out", str(out))
+    puzzles = len(files) + 1
+    assert page_count(puzzles) == puzzles + -(-puzzles // ANSWERS_PER_PAGE)
+    assert pdf_pages(out.read_bytes()) == page_count(puzzles)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["render", "positions/terra-nova/setup-2p.toml", "--out", "x.jpg"], "must end in .svg"),
+    (["sheet", "positions/terra-nova/puzzles", "--out", "x.png"], "written as PDF"),
+    (["render", "positions/terra-nova-kosmos/setup-2p.toml", "--solution", "--out", "x.svg"],
+     "cannot be solved yet"),
+    (["sheet", "no/such/folder", "--out", "x.pdf"], "no such file or folder"),
+])
+def test_bad_requests_are_one_line_and_exit_2(args, message, tmp_path, monkeypatch):
+    from solver.paths import REPO_ROOT
+
+    args = [str(REPO_ROOT / a) if a.startswith(("positions/", "no/")) else str(tmp_path / a)
+            if a.startswith("x.") else a for a in args]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
