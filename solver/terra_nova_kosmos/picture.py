@@ -4,8 +4,8 @@ Hexes carry their landscape colour and letter, river hexes a light wave hatch.
 Buildings are in their owner's colour with the colour's initial (black: K):
 a house shape for a house, a square for a Kontor, a large disc for a palace;
 neutral houses grey. Built bridges are thick lines in the owner's colour, free
-bridge spots thin dashed lines, towns a dashed ring. Puzzles of this game are
-not solved yet, so there is no answer to draw.
+bridge spots thin dashed lines, towns a dashed ring. The answers of its puzzles
+are not drawn yet.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ FACES = {"l": ("#7fb2e5", ""), "f": ("#4f8f4a", ""), "w": ("#c0664f", ""),
          "d": ("#f0d27a", ""), "s": ("#7d7160", ""), RIVER: ("#d4ecfa", "...")}
 """Fill and hatch per landscape letter (river: a light dotted hatch)."""
 SHAPES = {"house": ("house", 0.9), "kontor": ("square", 1.0), "palace": ("disc", 1.15)}
-NO_ANSWER = "Terra Nova (KOSMOS) puzzles cannot be solved yet: there is no answer to draw"
+NO_ANSWER = "answers of Terra Nova (KOSMOS) puzzles are not drawn yet"
 
 
 def picture(path: Path, solution: bool) -> Scene:
