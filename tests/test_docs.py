@@ -344,14 +344,28 @@ def _linked_docs() -> list[Path]:
     return [REPO_ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
 
 
+def anchors(doc: Path) -> set[str]:
+    """The heading anchors GitHub makes for ``doc`` (lowercase, punctuation dropped)."""
+    found = set()
+    for line in doc.read_text(encoding="utf-8").splitlines():
+        heading = re.match(r"#{1,6} (.+)", line)
+        if heading:
+            slug = re.sub(r"[^\w\- ]", "", heading.group(1).strip().lower())
+            found.add(slug.replace(" ", "-"))
+    return found
+
+
 @pytest.mark.parametrize("doc", _linked_docs(), ids=lambda p: str(p.relative_to(REPO_ROOT)))
 def test_relative_links_resolve(doc: Path) -> None:
     text = doc.read_text(encoding="utf-8")
     for target in LINK.findall(text):
-        if re.match(r"[a-z]+:", target) or target.startswith("#"):
+        if re.match(r"[a-z]+:", target):
             continue
-        file = target.split("#", 1)[0]
-        assert (doc.parent / file).exists(), f"{doc.name}: link to missing {target}"
+        file, _, anchor = target.partition("#")
+        path = doc.parent / file if file else doc
+        assert path.exists(), f"{doc.name}: link to missing {target}"
+        if anchor and path.suffix == ".md":
+            assert anchor in anchors(path), f"{doc.name}: no heading for {target}"
 
 
 def test_no_reference_outside_the_repository() -> None:
