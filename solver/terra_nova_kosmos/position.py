@@ -8,7 +8,7 @@ is an ordered pair of cells ``(a, b)`` with ``a < b``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import Any
 
@@ -196,10 +196,25 @@ class Position:
         return colour in self.passed
 
     def replace(self, **changes: object) -> Position:
-        """A copy with some fields changed (``dataclasses.replace``)."""
-        return replace(self, **changes)
+        """A copy with some fields changed (like ``dataclasses.replace``, but without
+        re-running ``__init__``: the engine copies positions very often)."""
+        unknown = set(changes) - _FIELDS
+        if unknown:
+            raise TypeError(f"Position has no field {sorted(unknown)[0]!r}")
+        copy = object.__new__(Position)
+        state = dict(self.__dict__)
+        for name in _CACHED:
+            state.pop(name, None)
+        state.update(changes)
+        copy.__dict__.update(state)
+        return copy
 
     def with_player(self, player: Player) -> Position:
         """A copy with ``player``'s tableau replaced (matched by colour)."""
         seat = self.index(player.colour)
-        return replace(self, players=self.players[:seat] + (player,) + self.players[seat + 1:])
+        return self.replace(players=self.players[:seat] + (player,) + self.players[seat + 1:])
+
+
+_FIELDS = frozenset(f.name for f in fields(Position))
+_CACHED = ("_seats", "_owned")
+"""Cached properties of :class:`Position`, dropped from copies."""

@@ -1,0 +1,88 @@
+"""Terra Nova (KOSMOS) legal turns: the filtered candidate list loses no legal action.
+
+Every action over every hex, spot, piece and tile is tried against the engine;
+the actions it accepts must be exactly those :func:`legal.candidate_actions`
+offers and :func:`legal.afford` accepts.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from itertools import combinations
+
+import pytest
+
+from solver.terra_nova_kosmos.engine import board as topo
+from solver.terra_nova_kosmos.engine import legal, rounds
+from solver.terra_nova_kosmos.engine.playout import random_turn
+from solver.terra_nova_kosmos.fileformat import BOARDS_DIR, read_board
+from solver.terra_nova_kosmos.notation import (
+    BRIDGE_ACTIONS,
+    CELL_ACTIONS,
+    DIG_ACTIONS,
+    PLAIN_ACTIONS,
+    Action,
+)
+from solver.terra_nova_kosmos.position import Position
+from solver.terra_nova_kosmos.rules import BONUS_TILES
+from tests.tnk_positions import random_factions
+
+
+def every_action(position: Position) -> list[Action]:
+    """Every action the notation can write on this board (pa-spade2 pairs: in range)."""
+    grid = position.grid
+    cells = range(grid.size)
+    out = [Action(name) for name in PLAIN_ACTIONS]
+    out += [Action(name, cells=(c,)) for name in CELL_ACTIONS for c in cells]
+    for name in DIG_ACTIONS + ("pa-spade2",):
+        for c in cells:
+            out += [Action(name, cells=(c,)), Action(name, cells=(c,), build=c)]
+    out += [Action(name, bridge=s) for name in BRIDGE_ACTIONS for s in position.board.bridge_spots]
+    for c in cells:
+        out.append(Action("upgrade", cells=(c,), piece="k"))
+        for piece in ("pl", "pr"):
+            out.append(Action("upgrade", cells=(c,), piece=piece))
+        out.append(Action("upgrade", cells=(c,), piece="pl", ship=True))
+        out += [Action("upgrade", cells=(c,), piece="pl", edge=e) for e in position.board.edge]
+    reach = sorted(topo.in_range(position, position.to_move))
+    for a, b in combinations(reach, 2):
+        out += [Action("pa-spade2", cells=(a, b)),
+                Action("pa-spade2", cells=(a, b), build=a),
+                Action("pa-spade2", cells=(a, b), build=b)]
+    out += [Action("pass", tile=t) for t in BONUS_TILES] + [Action("pass")]
+    return out
+
+
+def sample_positions(count: int) -> list[Position]:
+    board, landscape = read_board(BOARDS_DIR / "base.toml")
+    out = []
+    for seed in range(count):
+        rng = random.Random(1000 + seed)
+        position = rounds.setup(board, landscape, random_factions(rng, 2 + seed % 3), rng)
+        for _ in range(rng.randrange(5, 60)):
+            if rounds.game_over(position):
+                break
+            _, after = random_turn(position, rng)
+            position = rounds.advance(after)
+        if not rounds.game_over(position):
+            out.append(position)
+    return out
+
+
+def rich(position: Position) -> Position:
+    """The same position with the player to move holding 40 money and 8 power in bowl III."""
+    player = position.player(position.to_move)
+    return position.with_player(replace(player, money=40, power=(0, 0, 8)))
+
+
+POSITIONS = sample_positions(12)
+
+
+@pytest.mark.parametrize("position", POSITIONS + [rich(p) for p in POSITIONS],
+                         ids=lambda p: f"round{p.round}-{p.player(p.to_move).money}")
+def test_candidates_lose_no_legal_action(position: Position) -> None:
+    offered = set(legal.candidate_actions(position))
+    accepted = {a for a in every_action(position) if legal.afford(position, a) is not None}
+    assert accepted <= offered
+    assert accepted == {a for a in offered if legal.afford(position, a) is not None}
