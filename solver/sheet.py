@@ -8,7 +8,6 @@ board. Games are found through the registry and draw through their
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -17,7 +16,8 @@ from solver.errors import InputError
 from solver.games import game_of
 from solver.tomlfile import read_text
 
-ANSWERS_PER_PAGE = 2
+MIN_ANSWER_UNIT = 0.26
+"""Two answers share a page when both boards get cells at least this wide (inches)."""
 DIFFICULTY = re.compile(r"^# difficulty (\w+)", re.MULTILINE)
 """The grade line ``boardsat generate`` writes at the top of a puzzle file."""
 
@@ -46,22 +46,38 @@ def difficulty_of(path: Path) -> str | None:
     return match.group(1) if match else None
 
 
-def page_count(puzzles: int) -> int:
-    """Pages of a sheet of ``puzzles`` puzzles: one each, then the answer pages."""
-    return puzzles + math.ceil(puzzles / ANSWERS_PER_PAGE)
+def pack_answers(fits: Sequence[bool]) -> list[list[int]]:
+    """Answer indices grouped by page: two consecutive answers share one when both fit
+    a half page (``fits``), else an answer has a page of its own."""
+    pages: list[list[int]] = []
+    for index, fit in enumerate(fits):
+        if fit and pages and len(pages[-1]) == 1 and fits[pages[-1][0]]:
+            pages[-1].append(index)
+        else:
+            pages.append([index])
+    return pages
 
 
 def write_sheet(sources: Sequence[Path], out: Path, progress: Progress | None = None) -> int:
     """Write the booklet of the puzzles in ``sources`` to ``out``; returns the page count."""
-    from solver.drawing.layout import Words, page_figure
+    from dataclasses import replace
+
+    from solver.drawing.layout import Words, fitting_unit, page_figure, page_slot
     from solver.drawing.output import pdf_book
 
     files = puzzle_files(sources)
     games = [game_of(path) for path in files]
-    total = page_count(len(files))
     steps = 2 * len(files)
-    done = 0
     answers = []
+    for number, (path, game) in enumerate(zip(files, games, strict=True), start=1):
+        scene = replace(game.picture(path, solution=True), keys=[])
+        answers.append((scene, [Words(f"Answer {number}", 13, bold=True),
+                                Words(scene.question, 10, colour="#555555")]))
+        _tell(progress, number, steps)
+    half = page_slot(2)
+    pages = pack_answers([fitting_unit(scene, words, *half) >= MIN_ANSWER_UNIT
+                          for scene, words in answers])
+    total = len(files) + len(pages)
     with pdf_book(out) as book:
         for number, (path, game) in enumerate(zip(files, games, strict=True), start=1):
             scene = game.picture(path, solution=False)
@@ -70,18 +86,11 @@ def write_sheet(sources: Sequence[Path], out: Path, progress: Progress | None = 
                               colour="#555555"),
                         Words(scene.question, 17, bold=True)]
             book.savefig(page_figure([(scene, headings)], scene.title,
-                                     f"{path.name}  ·  page {number} of {total}"))
-            done += 1
-            _tell(progress, done, steps)
-        for number, (path, game) in enumerate(zip(files, games, strict=True), start=1):
-            scene = game.picture(path, solution=True)
-            answers.append((scene, [Words(f"Answer {number}", 13, bold=True),
-                                    Words(scene.question, 10, colour="#555555")]))
-            done += 1
-            _tell(progress, done, steps)
-        for start in range(0, len(answers), ANSWERS_PER_PAGE):
-            page = len(files) + start // ANSWERS_PER_PAGE + 1
-            book.savefig(page_figure(answers[start:start + ANSWERS_PER_PAGE], "Answers",
+                                     f"{path.name}  ·  page {number} of {total}",
+                                     notes="Your answer:"))
+            _tell(progress, len(files) + number, steps)
+        for page, group in enumerate(pages, start=len(files) + 1):
+            book.savefig(page_figure([answers[i] for i in group], "Answers",
                                      f"page {page} of {total}"))
     return total
 

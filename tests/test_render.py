@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from cli.main import main
 from solver.drawing.output import FORMATS
 from solver.paths import POSITIONS_DIR
-from solver.sheet import ANSWERS_PER_PAGE, page_count
+from solver.sheet import pack_answers
 from solver.tomlfile import load_toml
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -139,14 +139,24 @@ def test_an_answer_missing_from_the_file_is_solved(name, tmp_path):
 
 
 def test_sheet_has_a_page_per_puzzle_and_the_answer_pages(tmp_path):
+    """Small boards: every two answers share a page."""
     folder = POSITIONS_DIR / "terra-nova" / "puzzles"
     files = sorted(folder.glob("*.toml"))
     rift = sorted((POSITIONS_DIR / "rift-valley" / "puzzles" / "generated").glob("*.toml"))[:1]
     out = tmp_path / "sheet.pdf"
     run("sheet", str(folder), str(rift[0]), "--out", str(out))
     puzzles = len(files) + 1
-    assert page_count(puzzles) == puzzles + -(-puzzles // ANSWERS_PER_PAGE)
-    assert pdf_pages(out.read_bytes()) == page_count(puzzles)
+    assert pdf_pages(out.read_bytes()) == puzzles + -(-puzzles // 2)
+
+
+@pytest.mark.parametrize(("fits", "pages"), [
+    ([True, True, True], [[0, 1], [2]]),
+    ([True, False, True, True], [[0], [1], [2, 3]]),
+    ([False, False], [[0], [1]]),
+    ([], []),
+])
+def test_answers_share_a_page_only_when_both_fit(fits, pages):
+    assert pack_answers(fits) == pages
 
 
 @pytest.mark.parametrize(("args", "message"), [

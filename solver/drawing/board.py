@@ -17,6 +17,8 @@ from solver.drawing.palette import EDGE, GRID_EDGE, LABEL, ink_on
 from solver.drawing.scene import Badge, Scene, Token
 from solver.geometry import column_name
 
+ARROW_BEND = -0.2
+"""Arrows bend a little to their right, so a move and the move back do not overlap."""
 LABEL_GAP = 0.85
 """Distance of the row numbers and column letters from the nearest cell centre."""
 
@@ -48,6 +50,7 @@ def draw_scene(ax: Axes, scene: Scene, unit_pt: float) -> None:
         patch = FancyArrowPatch(
             tuple(centres[arrow.src]), tuple(centres[arrow.dst]),
             arrowstyle="simple,head_length=0.38,head_width=0.38,tail_width=0.13",
+            connectionstyle=f"arc3,rad={ARROW_BEND}",
             mutation_scale=unit_pt, shrinkA=0.12 * unit_pt, shrinkB=0.22 * unit_pt,
             facecolor=arrow.colour, edgecolor=EDGE, linewidth=0.8, zorder=6)
         patch.set_gid(f"arrow-{number}")

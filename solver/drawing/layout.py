@@ -53,7 +53,9 @@ def _board_span(scene: Scene) -> tuple[float, float]:
 
 def _below(scene: Scene) -> list[Words]:
     lines = [Words(text) for text in scene.status]
-    lines += [Words(text, STATUS_SIZE + 0.5, bold=i == 0) for i, text in enumerate(scene.answer)]
+    lines += [Words(text, STATUS_SIZE + 0.5 if i == 0 else STATUS_SIZE, bold=i == 0,
+                    colour="#000000" if i < 2 else "#555555")
+              for i, text in enumerate(scene.answer)]
     return lines
 
 
@@ -79,8 +81,9 @@ def fitting_unit(scene: Scene, headings: list[Words], width: float, height: floa
 
 
 def draw_block(fig: Figure, scene: Scene, headings: list[Words],
-               box: tuple[float, float, float, float]) -> None:
-    """Draw the block into ``box = (left, bottom, width, height)`` (inches), top-aligned."""
+               box: tuple[float, float, float, float]) -> float:
+    """Draw the block into ``box = (left, bottom, width, height)`` (inches), top-aligned;
+    returns the height (from the figure's bottom) where the block ends."""
     left, bottom, width, height = box
     fig_w, fig_h = fig.get_size_inches()
     unit = fitting_unit(scene, headings, width, height)
@@ -101,6 +104,7 @@ def draw_block(fig: Figure, scene: Scene, headings: list[Words],
         legend_h = _legend_height(scene, width)
         y -= legend_h
         _legend(fig, scene.keys, (left, y, width, legend_h))
+    return y
 
 
 def _text(fig: Figure, x: float, y: float, words: Words) -> None:
@@ -142,15 +146,39 @@ def picture_figure(scene: Scene, headings: list[Words]) -> Figure:
     return fig
 
 
-def page_figure(blocks: list[tuple[Scene, list[Words]]], header: str, footer: str) -> Figure:
-    """An A4 page: ``blocks`` stacked in equal slots, small ``header``/``footer`` lines."""
+def page_slot(slots: int) -> tuple[float, float]:
+    """``(width, height)`` in inches of one of ``slots`` equal blocks on an A4 page."""
+    return A4[0] - 2 * PAGE_MARGIN, (A4[1] - 2 * PAGE_MARGIN - 0.5) / slots
+
+
+def page_figure(blocks: list[tuple[Scene, list[Words]]], header: str, footer: str,
+                notes: str = "") -> Figure:
+    """An A4 page: ``blocks`` stacked in equal slots, small ``header``/``footer`` lines;
+    ``notes`` heads ruled lines for the reader's answer in the room left under one block."""
     fig = Figure(figsize=A4)
-    width, height = A4[0] - 2 * PAGE_MARGIN, A4[1] - 2 * PAGE_MARGIN - 0.5
-    small = Words(header, 8, colour="#777777")
-    _text(fig, A4[0] / 2, A4[1] - PAGE_MARGIN + 0.05, small)
+    width, slot = page_slot(len(blocks))
+    _text(fig, A4[0] / 2, A4[1] - PAGE_MARGIN + 0.05, Words(header, 8, colour="#777777"))
     _text(fig, A4[0] / 2, PAGE_MARGIN - 0.25, Words(footer, 8, colour="#777777"))
-    slot = height / len(blocks)
+    end = A4[1]
     for i, (scene, headings) in enumerate(blocks):
         top = A4[1] - PAGE_MARGIN - 0.25 - i * slot
-        draw_block(fig, scene, headings, (PAGE_MARGIN, top - slot, width, slot))
+        end = draw_block(fig, scene, headings, (PAGE_MARGIN, top - slot, width, slot))
+    if notes:
+        _ruled(fig, notes, end - 0.35, PAGE_MARGIN + 0.1)
     return fig
+
+
+NOTE_LINE = 0.42
+"""Distance between the ruled lines of a puzzle page, inches."""
+
+
+def _ruled(fig: Figure, title: str, top: float, bottom: float) -> None:
+    lines = min(4, int((top - bottom) / NOTE_LINE) - 1)
+    if lines < 1:
+        return
+    fig.text(PAGE_MARGIN, top, title, transform=fig.dpi_scale_trans, fontsize=10,
+             color="#555555", va="top")
+    for k in range(1, lines + 1):
+        y = top - k * NOTE_LINE - 0.1
+        fig.add_artist(Line2D([PAGE_MARGIN, A4[0] - PAGE_MARGIN], [y, y],
+                              transform=fig.dpi_scale_trans, color="#bbbbbb", linewidth=0.6))

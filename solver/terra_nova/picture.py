@@ -95,7 +95,8 @@ def answer_scene(position: Position, line: list[Turn], value: int) -> Scene:
     others = f" (others {outcome.others})" if outcome.others else ""
     scene.status = [f"after the answer: {_scores(outcome.position)}"]
     scene.answer = [f"Answer: {words}",
-                    f"{position.to_move} gains {value} points{others}; actions numbered in order"]
+                    f"{position.to_move} gains {value} points{others}",
+                    "arrows: moves to the dashed rings; orange: new stones; numbers: order"]
     scene.keys += [Key("new stone", NEW_STONE, shape="square"),
                    Key("piece lands", "none", shape="disc")]
     return scene
