@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 
@@ -60,3 +62,15 @@ def test_ctrl_c_outside_a_run_only_stops_the_solve():
     with pytest.raises(TimeoutError):  # stopped early: the enumeration did not finish
         enumerate_projections(model, flags, SolveParams(workers=1))
     presser.join()
+
+
+def test_local_runs_and_help_do_not_import_dask():
+    code = ("import sys\nfrom click.testing import CliRunner\nfrom cli.main import main\n"
+            "from solver.executor import connect\n"
+            "CliRunner().invoke(main, ['--help'])\n"
+            "with connect(None, 1) as executor:\n"
+            "    list(executor.map_unordered(abs, [(-1,)]))\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "[]"
