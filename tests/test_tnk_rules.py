@@ -400,3 +400,53 @@ def test_erfinderinnen_and_feline_watch_others() -> None:
              {"blue": {"money": 14}, "yellow": {"money": 0}}, round_tiles=NO_TILE)
     assert play(p, "upgrade a1 k").player("yellow").money == 1             # 3 players: +1
     assert play(p, "build b1").player("yellow").money == 0
+
+
+def test_turn_order_pass_option() -> None:
+    board = "lBh l.. wRh\n  r.. r.. dYh"
+    factions = {"blue": "flaschengeister", "red": "golems", "yellow": "feline"}
+    for option, expected in (("standard", ("yellow", ["yellow", "blue", "red"])),
+                             ("pass", ("red", ["red", "yellow", "blue"]))):
+        p = make(board, factions, passed=["red", "yellow"], start="yellow",
+                 rules={"turn_order": option})
+        after = rounds.advance(play(p, "pass b-money6"))
+        assert after.round == 2 and after.to_move == expected[0]
+        seen = [after.to_move]
+        for _ in range(2):
+            after = after.replace(to_move=rounds.next_seat(after))
+            seen.append(after.to_move)
+        assert seen == expected[1]
+
+
+def test_variants_planer_and_glueckgraeber() -> None:
+    from solver.terra_nova_kosmos.engine.playout import random_game
+    board, landscape = read_board(BOARDS_DIR / "two-player.toml")
+    factions = default_factions()
+    chosen = [factions["flaschengeister"], factions["golems"]]
+    for seed in range(6):
+        final, steps = random_game(board, landscape, chosen, seed, variant="planer")
+        neutral = final.buildings_of("neutral")
+        assert final.neutral not in ("blue", "red") and 1 <= len(neutral) <= 3
+        home = rules.LANDSCAPE_LETTER[rules.HOME[final.neutral]]
+        assert all(c in board.neutral_marks and final.landscape[c] == home for c in neutral)
+        final, _ = random_game(board, landscape, chosen, seed, variant="glueckgraeber")
+        assert all(c in board.neutral_marks for c in final.buildings_of("neutral"))
+        assert len(final.buildings_of("neutral")) <= 2 * 5
+    with pytest.raises(InputError):
+        rounds.setup(board, landscape, chosen + [factions["feline"]], random.Random(1),
+                     variant="planer")
+
+
+def test_d37_planer_transformed_mark_takes_no_house() -> None:
+    board, landscape = read_board(BOARDS_DIR / "two-player.toml")
+    factions = default_factions()
+    p = rounds.setup(board, landscape, [factions["flaschengeister"], factions["golems"]],
+                     random.Random(2), variant="planer")
+    home = rules.LANDSCAPE_LETTER[rules.HOME[p.neutral]]
+    free = [c for c in board.neutral_marks if landscape[c] == home and p.buildings[c] is None]
+    changed = list(p.landscape)
+    changed[free[0]] = next(x for x in "lfwds" if x != home)
+    q = p.replace(round=3, landscape=tuple(changed), passed=p.colours)
+    after = rounds.end_round(q)
+    placed = set(after.buildings_of("neutral")) - set(p.buildings_of("neutral"))
+    assert free[0] not in placed and placed == set(free[1:3])

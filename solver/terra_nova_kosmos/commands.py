@@ -102,7 +102,7 @@ def play(file: Path, turns: int | None, seed: int, out: Path | None, screen: Scr
         played += 1
         table.add_row(str(played), str(position.round), position.to_move,
                       format_turn(turn, position.grid))
-        position = rounds.advance(after)
+        position = rounds.advance(after, rng)
     screen.print(table)
     screen.print(render_position(position))
     if rounds.game_over(position):

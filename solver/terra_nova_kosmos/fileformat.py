@@ -73,7 +73,8 @@ BOARDS_DIR = DATA_DIR / "boards"
 NO_CELL = "---"
 
 TOP_KEYS = ("game", "players", "factions", "to_move", "start", "round", "round_tiles",
-            "power_actions_used", "bonus_display", "passed", "variant", "neutral", "rules",
+            "power_actions_used", "bonus_display", "passed", "order", "variant", "neutral",
+            "rules",
             "board_name", "board", "bridge_spots", "neutral_marks", "player", "faction_data",
             "puzzle", "solution")
 BOARD_KEYS = ("game", "board_name", "for_players", "description", "board", "bridge_spots",
@@ -407,6 +408,11 @@ def position_from_toml(data: dict[str, Any], text: str, path: str | Path | None,
         raise reader.fail("a player is listed twice", "passed")
     if to_move in passed:
         raise reader.fail(f"to_move {to_move!r} has passed", "to_move")
+    order = tuple(reader.choice(c, colours, "order", "player")
+                  for c in reader.strings(data.get("order", []), "order"))
+    if order and sorted(order) != sorted(colours):
+        raise reader.fail("'order' lists every player once (the acting order this round)",
+                          "order")
 
     faction_of = _read_faction_choice(reader, data["factions"], colours)
     defaults = factions if factions is not None else default_factions()
@@ -433,7 +439,8 @@ def position_from_toml(data: dict[str, Any], text: str, path: str | Path | None,
         board=board, landscape=landscape, buildings=buildings, players=players,
         factions=tuple(effective), to_move=to_move, start=start, round=round_,
         round_tiles=tiles, power_actions_used=tuple(a for a in POWER_ACTIONS if a in used),
-        bonus_display=display, passed=passed, variant=variant, neutral=neutral, rules=rules,
+        bonus_display=display, passed=passed, order=order, variant=variant, neutral=neutral,
+        rules=rules,
         overrides=overrides, puzzle=_read_puzzle(reader, data.get("puzzle")),
         solution=_read_solution(reader, data.get("solution")),
     )
@@ -664,6 +671,8 @@ def write_position(position: Position) -> str:
         "passed = " + _strings(position.passed),
         f"variant = {_string(position.variant)}",
     ]
+    if position.order:
+        out.append("order = " + _strings(position.order))
     if position.neutral is not None:
         out.append(f"neutral = {_string(position.neutral)}")
     rules = position.rules

@@ -126,6 +126,9 @@ class Position:
     bonus_display: tuple[tuple[str, int], ...] = ()
     """Bonus tiles on display and the coins on each."""
     passed: tuple[str, ...] = ()
+    order: tuple[str, ...] = ()
+    """The order players act in this round when it is not the seating order
+    (``turn_order = "pass"``: last round's pass order); empty: clockwise seating."""
     variant: str = "standard"
     neutral: str | None = None
     """Planer: the colour drawn as neutral (its houses are ``N`` on the map)."""

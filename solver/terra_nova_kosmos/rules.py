@@ -278,3 +278,7 @@ START_HOUSES_PLACED = True
 """[D36] Start houses are placed, not built: no power, no triggers, no points."""
 PLANER_TRANSFORMED_MARK_ELIGIBLE = False
 """[D37] Planer: a transformed marked hex takes no neutral house."""
+PLANER_ROUND = 3
+PLANER_LATER_HOUSES = 2
+"""Planer: in phase 3 of round 3 the neutral colour's houses go on up to 2 more of its
+free, untransformed marked hexes (in cell order)."""

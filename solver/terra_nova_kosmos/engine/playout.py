@@ -61,22 +61,22 @@ def _try(position: Position, action: Action, reach: set[int], rng: random.Random
 
 
 def random_game(board: Board, landscape: tuple[str, ...], factions: list[Faction],
-                seed: int, stop: Callable[[Position], bool] | None = None
-                ) -> tuple[Position, list[Step]]:
+                seed: int, stop: Callable[[Position], bool] | None = None,
+                variant: str = "standard") -> tuple[Position, list[Step]]:
     """Play a seeded game from setup; ``stop(position)`` may end it early (before a turn).
 
     Returns the last position (after the final pass, or where ``stop`` said so)
     and every turn played.
     """
     rng = random.Random(seed)
-    position = rounds.setup(board, landscape, factions, rng)
+    position = rounds.setup(board, landscape, factions, rng, variant=variant)
     steps: list[Step] = []
     while not rounds.game_over(position):
         if stop is not None and stop(position):
             break
         turn, after = random_turn(position, rng)
         steps.append(Step(position.to_move, turn, after))
-        position = rounds.advance(after)
+        position = rounds.advance(after, rng)
     return position, steps
 
 
@@ -99,5 +99,5 @@ def last_round_position(board: Board, landscape: tuple[str, ...],
     position = rounds.setup(board, landscape, random_factions(rng, count, factions), rng)
     while not (position.round == ROUNDS and len(position.passed) == count - 1):
         _, after = random_turn(position, rng)
-        position = rounds.advance(after)
+        position = rounds.advance(after, rng)
     return position

@@ -16,9 +16,14 @@ from solver.terra_nova_kosmos.position import Board, Building, Player, Position
 from solver.terra_nova_kosmos.rules import (
     BONUS_DISPLAY_EXTRA,
     BONUS_TILES,
+    COLOURS,
     FEEN_INCOME_POWER,
+    HOME,
     HOUSE,
     LANDSCAPE_LETTER,
+    NEUTRAL,
+    PLANER_LATER_HOUSES,
+    PLANER_ROUND,
     POWER_START,
     ROUND_TILE_SET,
     ROUNDS,
@@ -34,8 +39,9 @@ def game_over(position: Position) -> bool:
 
 
 def next_seat(position: Position) -> str | None:
-    """The next player clockwise from ``to_move`` who has not passed (None: all passed)."""
-    colours = position.colours
+    """The next player in this round's order (clockwise, or ``order``) after ``to_move``
+    who has not passed (None: all passed)."""
+    colours = position.order or position.colours
     seat = colours.index(position.to_move)
     for step in range(1, len(colours) + 1):
         colour = colours[(seat + step) % len(colours)]
@@ -44,25 +50,63 @@ def next_seat(position: Position) -> str | None:
     return None
 
 
-def advance(position: Position) -> Position:
-    """The position after ``to_move``'s turn: next player, or next round, or game end."""
+def advance(position: Position, rng: random.Random | None = None) -> Position:
+    """The position after ``to_move``'s turn: next player, or next round, or game end.
+
+    ``rng`` draws the Glücksgräber neutral houses before each phase 1 (required there).
+    """
     nxt = next_seat(position)
     if nxt is not None:
         return position.replace(to_move=nxt)
     if position.round == ROUNDS:
         return position
-    return income(end_round(position))
+    position = end_round(position)
+    if position.variant == "glueckgraeber":
+        if rng is None:
+            raise InputError("the Glücksgräber variant draws neutral houses: it needs a seed")
+        position = glueckgraeber_draws(position, rng)
+    return income(position)
+
+
+def _neutral_house(position: Position, colour: str, rng: random.Random | None) -> Position:
+    """A neutral house of ``colour``'s landscape on a free marked hex still of that
+    landscape ([D37]); at random with ``rng``, else on the first such hex; none: nothing."""
+    land = LANDSCAPE_LETTER[HOME[colour]]
+    free = [c for c in position.board.neutral_marks
+            if position.buildings[c] is None and position.landscape[c] == land]
+    if not free:
+        return position
+    cell = rng.choice(free) if rng is not None else free[0]
+    buildings = list(position.buildings)
+    buildings[cell] = Building(NEUTRAL, HOUSE)
+    return position.replace(buildings=tuple(buildings))
+
+
+def glueckgraeber_draws(position: Position, rng: random.Random) -> Position:
+    """Before phase 1: the start player draws 1 of the 3 unchosen colours and places its
+    house on a free marked hex of its landscape (else it is set aside), then the other
+    player draws 1 of the remaining 2 likewise."""
+    unchosen = [c for c in COLOURS if c not in position.colours]
+    for _ in position.colours:
+        colour = unchosen.pop(rng.randrange(len(unchosen)))
+        position = _neutral_house(position, colour, rng)
+    return position
 
 
 def end_round(position: Position) -> Position:
-    """Phase 3: X-markers off, +1 coin on every displayed bonus tile; then the next round
-    begins with the start-marker holder."""
-    if position.rules.turn_order != "standard":
-        raise InputError("the engine plays turn_order = \"standard\" only")
+    """Phase 3: (Planer, round 3: the neutral colour's houses go on its other marked
+    hexes) X-markers off, +1 coin on every displayed bonus tile; then the next round
+    begins with the start-marker holder (``turn_order = "pass"``: players act in the
+    order they passed, the first to pass holding the start marker)."""
+    if position.variant == "planer" and position.round == PLANER_ROUND:
+        for _ in range(PLANER_LATER_HOUSES):
+            position = _neutral_house(position, position.neutral, None)
     players = tuple(replace(p, specials_used=()) for p in position.players)
     display = tuple((tile, coins + 1) for tile, coins in position.bonus_display)
+    order = position.passed if position.rules.turn_order == "pass" else ()
     return position.replace(players=players, power_actions_used=(), bonus_display=display,
-                            passed=(), round=position.round + 1, to_move=position.start)
+                            passed=(), order=order, round=position.round + 1,
+                            to_move=order[0] if order else position.start)
 
 
 def player_income(position: Position, colour: str) -> tuple[int, int]:
@@ -96,12 +140,25 @@ def income(position: Position) -> Position:
 
 
 def setup(board: Board, landscape: tuple[str, ...], factions: list[Faction],
-          rng: random.Random, rules: Rules | None = None) -> Position:
+          rng: random.Random, rules: Rules | None = None, variant: str = "standard"
+          ) -> Position:
     """A new game in phase 2 of round 1: tiles drawn, start houses placed at random
     ([D36]: placed, not built), bonus tiles taken, income paid. ``factions`` in
-    seating order; the first player holds the start marker."""
+    seating order; the first player holds the start marker. The 2-player variants
+    (``planer``, ``glueckgraeber``) need a board with neutral-house marks."""
     colours = [f.colour for f in factions]
+    neutral = None
+    if variant != "standard":
+        if len(factions) != 2 or not board.neutral_marks:
+            raise InputError(f"the {variant} variant is for 2 players on a board with "
+                             "neutral-house marks")
+        if variant == "planer":
+            neutral = rng.choice([c for c in COLOURS if c not in colours])
     buildings: list[Building | None] = [None] * board.grid.size
+    if neutral is not None:
+        land = LANDSCAPE_LETTER[HOME[neutral]]
+        buildings[rng.choice([c for c in board.neutral_marks if landscape[c] == land])] = \
+            Building(NEUTRAL, HOUSE)
     order = list(range(len(factions))) + list(reversed(range(len(factions))))
     order += [i for i, f in enumerate(factions) if f.id == "wuestentoechter"]
     for seat in order:
@@ -120,6 +177,8 @@ def setup(board: Board, landscape: tuple[str, ...], factions: list[Faction],
         board=board, landscape=landscape, buildings=tuple(buildings), players=players,
         factions=tuple(factions), to_move=colours[0], start=colours[0], round=1,
         round_tiles=tiles, bonus_display=tuple((t, 1) for t in BONUS_TILES if t in display),
-        rules=rules or Rules(),
+        rules=rules or Rules(), variant=variant, neutral=neutral,
     )
+    if variant == "glueckgraeber":
+        position = glueckgraeber_draws(position, rng)
     return income(position)
