@@ -1,4 +1,4 @@
-"""Terra Nova (KOSMOS) commands `show`, `perft`, `play` and `verify`: read, call, render.
+"""Terra Nova (KOSMOS) commands `show`, `perft`, `play`, `verify`, `solve`: read, call, render.
 
 Each takes the CLI's :class:`solver.protocol.Screen` to print on and returns the
 exit status.
@@ -12,6 +12,7 @@ from pathlib import Path
 
 from rich.table import Table
 
+from solver.cpsat import SolveParams
 from solver.errors import InputError, PuzzleError
 from solver.protocol import Screen
 from solver.terra_nova_kosmos.engine import rounds
@@ -153,3 +154,36 @@ def verify(file: Path, as_json: bool, screen: Screen) -> int:
     else:
         screen.print(f"[bold red]not ok[/]: {message}")
     return 0 if ok else 1
+
+
+def solve(file: Path, params: SolveParams, as_json: bool, screen: Screen) -> int:
+    """Solve the last-round puzzle in ``file`` with CP-SAT (the engine replays the line):
+    print the line, its value and whether it is proven optimal."""
+    from solver.terra_nova_kosmos.solve import solve_last_round
+    position = load(file)
+    try:
+        with screen.status("solving…") as status:
+            answer = solve_last_round(position, params, progress=lambda text: status.update(
+                f"solving: {text}"))
+    except PuzzleError as exc:
+        raise exc.located(path=file) from None
+    result = answer.result
+    if as_json:
+        screen.json({"game": "terra-nova-kosmos", "kind": "last-round", "value": result.value,
+                     "others": result.others, "turns": result.turns,
+                     "optimal": answer.optimal, "bound": answer.bound,
+                     "line": answer.line_text(position), "final": result.final,
+                     "wall_s": round(answer.wall_s, 4),
+                     "stats": dict(answer.stats, build_s=round(answer.build_s, 4),
+                                   status=answer.status, horizon=answer.horizon)})
+        return 0
+    screen.print(render_position(position))
+    for number, text in enumerate(answer.line_text(position), start=1):
+        screen.print(f"{number}. {text}")
+    proof = ("[bold green]optimal[/]" if answer.optimal
+             else "[bold yellow]not proven optimal (best found; bound "
+             f"{'unknown' if answer.bound is None else answer.bound})[/]")
+    screen.print(f"{position.to_move} gains {result.value} (others {result.others}, "
+                 f"{result.turns} turns): {proof}, replayed by the engine; "
+                 f"{answer.wall_s:.2f}s")
+    return 0

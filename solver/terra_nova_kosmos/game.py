@@ -29,6 +29,7 @@ class TerraNovaKosmos:
         "show": frozenset(),
         "perft": frozenset({"depth"}),
         "verify": frozenset(),
+        "solve": frozenset(),
         "play": frozenset({"turns", "out"}),
     }
     horizon_unit = "turns"
@@ -41,7 +42,8 @@ class TerraNovaKosmos:
 
     def solve(self, path: Path, options: Options, params: Any, as_json: bool,
               screen: Screen) -> int:
-        raise InputError(NOT_YET, path=path)
+        from solver.terra_nova_kosmos import commands
+        return commands.solve(path, params, as_json, screen)
 
     def verify(self, path: Path, options: Options, as_json: bool, screen: Screen) -> int:
         from solver.terra_nova_kosmos import commands

@@ -1128,8 +1128,14 @@ class _Builder:
         theirs = area_them + sum(self.other_score(c) for c in others)
         turns = sum(1 - s.kind["idle"] if s.kind["idle"] is not False else 1
                     for s in self.steps)
-        span = sum(AREA_POINTS) + len(others) * (2 * POWER_TOKENS + 2 * self.T + 8)
-        goal = lexicographic([Goal(value, "max"), Goal(theirs, "min", span),
+        # the others' scores lie in [base, base + span]: P's building only adds to
+        # their money and bowls; a player's money VP grows by at most
+        # (8 tokens + Feline's 2 per upgrade) / 3 + 1, Druiden triples by 2
+        base = min(table_them) + sum(self.p.player(c).vp + self.still_money(c)
+                                     for c in others)
+        span = (max(table_them) - min(table_them)
+                + len(others) * ((POWER_TOKENS + 2 * self.T) // MONEY_PER_VP + 4))
+        goal = lexicographic([Goal(value, "max"), Goal(theirs - base, "min", span),
                               Goal(turns, "min", self.T)])
         m.maximize(goal.expr)
         answer = [v for s in self.steps for v in (
@@ -1213,6 +1219,13 @@ class _Builder:
         size = m.new_int_var(1, n, "group")
         m.add(size == sum(pick))
         return size
+
+    def still_money(self, colour: str) -> int:
+        """Another player's money VP if P gave them nothing."""
+        player = self.p.player(colour)
+        three = player.power[2]
+        vp = (player.money + three) // MONEY_PER_VP
+        return vp + (three // 3 if player.faction == "druiden" else 0)
 
     def other_score(self, colour: str) -> Any:
         """Another player's final score without area: their VP, money and bowl III
@@ -1318,3 +1331,22 @@ class Predicted:
 def predicted(lr: LastRound, solver: cp_model.CpSolver) -> Predicted:
     """The model's value, others' total and turn count of its solution."""
     return Predicted(solver.value(lr.value), solver.value(lr.others), solver.value(lr.turns))
+
+
+def hint_passing_at_once(lr: LastRound) -> None:
+    """Hint every variable with the line that passes at once (a complete, feasible
+    start, so a time-limited solve always has a line to improve on)."""
+    start = lr.model.clone()
+    for t, step in enumerate(lr.steps):
+        for k, v in step.kind.items():
+            if v is not False:
+                start.add(v == int(k == ("pass" if t == 0 else "idle")))
+    start.clear_objective()
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = 10.0
+    if solver.solve(start) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return
+    for index in range(len(lr.model.proto.variables)):
+        var = lr.model.get_int_var_from_proto_index(index)
+        lr.model.add_hint(var, solver.value(var))

@@ -1,0 +1,77 @@
+"""Solving Terra Nova (KOSMOS) last-round puzzles: the bridge and the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from tnk_last_round import last_round
+
+from cli.main import main
+from solver.cpsat import SolveParams
+from solver.errors import PuzzleError
+from solver.terra_nova_kosmos.engine.lastround import evaluate
+from solver.terra_nova_kosmos.fileformat import write_position
+from solver.terra_nova_kosmos.solve import solve_last_round
+
+TOWN = """
+lBp lBp lBh l.. r..
+  f.. f.. f.. r.. wRh
+s.. w.. s.. r.. w..
+"""
+FACTIONS = {"blue": "flaschengeister", "red": "golems"}
+
+
+def town_position():
+    return last_round(TOWN, FACTIONS, {"blue": {
+        "money": 4, "power": [8, 0, 0], "palaces": ["left", "right"]}})
+
+
+def write(tmp_path: Path, position) -> str:
+    path = tmp_path / "puzzle.toml"
+    path.write_text(write_position(position))
+    return str(path)
+
+
+def test_lake_house_founds_the_town_for_free():
+    # lake-house d1 (free): 2 palaces 6 + 2 houses ≥ 6 (TOWN6 built), 4 buildings:
+    # r-house2 2 + Flaschengeister 4 + t9 9; pass: b-ship 0, b-house's 2 coins,
+    # money 4 + 2 → 2 VP; area 4 vs 1 → 12: 29
+    position = town_position()
+    answer = solve_last_round(position, SolveParams(workers=1))
+    assert answer.optimal
+    assert answer.line_text(position)[0] in ("lake-house d1 town:t9",
+                                             "lake-house d1 town:tship")
+    assert answer.key == (29, -28, -2)
+    assert evaluate(position, answer.line) == answer.result
+    assert answer.bound == 29
+
+
+def test_cli_solve_json_and_text(tmp_path: Path):
+    path = write(tmp_path, town_position())
+    result = CliRunner().invoke(main, ["solve", path, "--json", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["value"], data["others"], data["turns"], data["optimal"]) == (29, 28, 2, True)
+    text = CliRunner().invoke(main, ["solve", path, "--workers", "1"])
+    assert text.exit_code == 0 and "optimal, replayed by the engine" in text.stdout
+
+
+def test_time_limit_gives_a_line_not_proven(tmp_path: Path):
+    path = write(tmp_path, town_position())
+    result = CliRunner().invoke(main, ["solve", path, "--workers", "1", "--time-limit",
+                                       "0.001"])
+    assert result.exit_code == 0, result.output
+    assert "not proven optimal" in " ".join(result.stdout.split())
+
+
+def test_positions_outside_the_model_are_refused(tmp_path: Path):
+    position = last_round(TOWN.replace("lB", "wR").replace("wRh\n", "lBh\n"),
+                          {"red": "ifrit", "blue": "flaschengeister"},
+                          {"red": {"palaces": ["left", "right"]}})
+    with pytest.raises(PuzzleError, match="Ifrit"):
+        solve_last_round(position)
+    result = CliRunner().invoke(main, ["solve", write(tmp_path, position)])
+    assert result.exit_code == 2 and "Ifrit" in result.stderr
