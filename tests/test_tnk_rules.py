@@ -450,3 +450,67 @@ def test_d37_planer_transformed_mark_takes_no_house() -> None:
     after = rounds.end_round(q)
     placed = set(after.buildings_of("neutral")) - set(p.buildings_of("neutral"))
     assert free[0] not in placed and placed == set(free[1:3])
+
+
+# ---- faction abilities and palaces ---------------------------------------------------------
+
+def test_kobolde_palace_power_and_seebaeren_palace_ship() -> None:
+    p = make("sKk l.. r..\n  r.. r.. r..", {"black": "kobolde", "red": "golems"},
+             {"black": {"money": 14, "power": [8, 0, 0]}}, round_tiles=NO_TILE)
+    assert play(p, "upgrade a1 pl").player("black").power == gain((8, 0, 0), 6)
+    q = make("lBk l.. r..\n  r.. r.. r..", {"blue": "seebaeren", "red": "golems"},
+             {"blue": {"money": 14}}, round_tiles=tiles("r-ship2"))
+    after = play(q, "upgrade a1 pl ship")
+    assert after.player("blue").shipping == 1
+    assert after.player("blue").vp == 2 + 2               # track space 1, round tile
+    assert play(q, "upgrade a1 pl").player("blue").shipping == 0       # optional
+
+
+def test_golems_palace_spade_and_pass_vp() -> None:
+    p = make("wRp l.. r..\n  r.. r.. r..", {"red": "golems", "blue": "flaschengeister"},
+             {"red": {"money": 6, "palaces": ["left"]}}, round_tiles=NO_TILE)
+    after = play(p, "terraform b1")                        # lake → wasteland: 2 → 1 spade
+    assert after.player("red").money == 0
+    q = make("wRk wRk wRk\n  r.. r.. r..", {"red": "golems", "blue": "flaschengeister"},
+             {"red": {"towns": ["a1"], "town_tiles": ["t9", "t8p6", "tship"]}})
+    assert pass_bonus(q, "red") == (3, 0)                   # 3 Kontore → 3 VP
+
+
+def test_feline_and_druiden_palaces() -> None:
+    p = make("dYp dYh r..\n  r.. r.. r..", {"yellow": "feline", "red": "golems"},
+             {"yellow": {"money": 7, "palaces": ["left"]}}, round_tiles=NO_TILE)
+    assert play(p, "upgrade b1 k").player("yellow").money == 0   # Feline: 7 alone
+    q = make("fGp fGh r..\n  r.. r.. r..", {"green": "druiden", "red": "golems"},
+             {"green": {"money": 10, "palaces": ["right"]}}, round_tiles=tiles("r-kontor3"))
+    assert play(q, "upgrade b1 k").player("green").vp == 3 + 3
+
+
+def test_erfinderinnen_palace_ifrit_rebate_and_right_palace() -> None:
+    p = make("sKp l.. r..\n  r.. r.. r..", {"black": "erfinderinnen", "red": "golems"},
+             {"black": {"money": 4, "palaces": ["right"]}}, round_tiles=NO_TILE)
+    p = p.replace(landscape=tuple("s" if i == p.grid.cell("b1") else land
+                                  for i, land in enumerate(p.landscape)))
+    assert play(p, "build b1").player("black").vp == 2
+    q = make("wRp w.. r..\n  r.. r.. r..", {"red": "ifrit", "blue": "flaschengeister"},
+             {"red": {"power": [5, 0, 3], "palaces": ["right"]}}, round_tiles=NO_TILE)
+    assert play(q, "pa-money7").player("red").power == (8, 0, 0)  # 4 - 1 power
+    assert pass_bonus(q, "red") == (1, 0)                  # one settlement on the edge
+
+
+def test_feen_income_and_spade_action() -> None:
+    p = make("fGp l.. r..\n  r.. r.. r..", {"green": "feen", "red": "golems"},
+             {"green": {"money": 4, "palaces": ["left"], "power": [4, 2, 2]}},
+             round_tiles=NO_TILE)
+    money, power = rounds.player_income(p, "green")
+    assert power == 3 + 2 and money == 2                   # palace 3 power 2 money, ability 2
+    after = play(p, "feen-spade b1 build")                 # forest home: lake is 1 spade
+    assert after.player("green").power == (6, 2, 0) and after.player("green").money == 0
+    with pytest.raises(IllegalTurn):
+        play(after, "feen-spade b1")                       # once per round
+
+
+def test_d33_tied_players_share_the_win() -> None:
+    from solver.terra_nova_kosmos.engine.scoring import winners
+    assert rules.TIES_SHARE_WIN
+    assert winners({"blue": 30, "red": 30, "yellow": 12}) == ("blue", "red")
+    assert winners({"blue": 31, "red": 30}) == ("blue",)

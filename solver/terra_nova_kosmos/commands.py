@@ -20,7 +20,7 @@ from solver.terra_nova_kosmos.engine.actions import IllegalTurn
 from solver.terra_nova_kosmos.engine.lastround import evaluate
 from solver.terra_nova_kosmos.engine.perft import perft as count_turns
 from solver.terra_nova_kosmos.engine.playout import random_turn
-from solver.terra_nova_kosmos.engine.scoring import final_breakdown
+from solver.terra_nova_kosmos.engine.scoring import final_breakdown, winners
 from solver.terra_nova_kosmos.engine.validate import validate
 from solver.terra_nova_kosmos.fileformat import (
     is_board_file,
@@ -109,10 +109,11 @@ def play(file: Path, turns: int | None, seed: int, out: Path | None, screen: Scr
     if rounds.game_over(position):
         parts = final_breakdown(position)
         scores = {c: sum(v) for c, v in parts.items()}
-        best = max(scores.values())
+        won = winners(scores)
         for colour, (vp, money, area) in parts.items():
             screen.print(f"{colour}: {vp} VP + {money} money + {area} area = {scores[colour]}"
-                         + (" (winner)" if scores[colour] == best else ""))
+                         + ((" (winner)" if len(won) == 1 else " (shared win)")
+                            if colour in won else ""))
     else:
         screen.print(f"stopped after {played} turn(s)")
     if out is not None:

@@ -44,3 +44,9 @@ def final_breakdown(position: Position) -> dict[str, tuple[int, int, int]]:
 def final_scores(position: Position) -> dict[str, int]:
     """Every player's final score (the position after everyone passed in round 5)."""
     return {colour: sum(parts) for colour, parts in final_breakdown(position).items()}
+
+
+def winners(scores: dict[str, int]) -> tuple[str, ...]:
+    """The players with the most VP; [D33] tied players share the win."""
+    best = max(scores.values())
+    return tuple(colour for colour, points in scores.items() if points == best)
