@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from solver.errors import InputError
 from solver.terra_nova_kosmos import rules
+from solver.terra_nova_kosmos.engine import actions as act
 from solver.terra_nova_kosmos.engine import board as topo
 from solver.terra_nova_kosmos.engine import legal, rounds
 from solver.terra_nova_kosmos.engine.actions import IllegalTurn, pass_bonus
@@ -514,3 +515,27 @@ def test_d33_tied_players_share_the_win() -> None:
     assert rules.TIES_SHARE_WIN
     assert winners({"blue": 30, "red": 30, "yellow": 12}) == ("blue", "red")
     assert winners({"blue": 31, "red": 30}) == ("blue",)
+
+
+@pytest.mark.parametrize(("tile", "vp"), [("b-house", 2), ("b-kontor", 2), ("b-palace", 4),
+                                          ("b-ship", 6), ("b-money6", 0)])
+def test_bonus_tiles_on_passing(tile: str, vp: int) -> None:
+    p = make("lBp lBk lBh lBh\n  r.. r.. r.. r..", {"blue": "seebaeren", "red": "golems"},
+             {"blue": {"bonus": tile, "shipping": 2, "palaces": ["left"]}},
+             bonus_display={"b-m3p3": 0, "b-reach": 0, "b-spade": 0})
+    assert pass_bonus(p, "blue") == (vp, 0)
+
+
+def test_b_reach_in_phase_2_only_and_b_spade() -> None:
+    board = "lBh r.. l.. r..\n  r.. r.. r.. r.."
+    p = make(board, {"blue": "flaschengeister", "red": "golems"},
+             {"blue": {"bonus": "b-reach", "money": 4}})
+    assert p.grid.cell("c1") in topo.in_range(p, "blue")     # shipping 0 + 1
+    assert topo.shipping_value(p, "blue", final=True) == 0
+    q = make("lBh w.. f..\n  r.. r.. r..", {"blue": "flaschengeister", "red": "golems"},
+             {"blue": {"bonus": "b-spade", "money": 10}}, round_tiles=NO_TILE)
+    after = play(q, "b-spade b1 build")                     # 2 spades: 1 free, 1 bought
+    assert after.player("blue").money == 0 and after.player("blue").specials_used == ("b-spade",)
+    assert act.spades_needed(after, "blue", q.grid.cell("c1")) == 1
+    with pytest.raises(IllegalTurn, match="used this round"):
+        play(after, "b-spade c1")
