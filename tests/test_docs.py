@@ -254,8 +254,10 @@ def test_exit_statuses_and_errors_as_documented(tmp_path: Path) -> None:
     assert CliRunner().invoke(main, ["verify", str(wrong), "--json"]).exit_code == 1
     missing = tmp_path / "missing.toml"
     result = CliRunner().invoke(main, ["verify", str(missing), "--json"])
-    assert result.exit_code == 2
-    assert result.stdout == "" and str(missing) in result.stderr
+    stale = ("docs/json.md (Exit status) says bad input exits 2 with a text error on standard "
+             "error only, also under --json; if that changed, update json.md and this test")
+    assert result.exit_code == 2, stale
+    assert result.stdout == "" and str(missing) in result.stderr, stale
 
 
 # -------------------------------------------------------------- rules/*.md
