@@ -82,3 +82,12 @@ def test_caps_raise_timeout() -> None:
     position = random_last_round(8)
     with pytest.raises(TimeoutError):
         solve_last_round(position, max_nodes=1)
+
+
+def test_river_town_in_the_pass_turn() -> None:
+    p = make("lBk lBk r.. lBk lBk\n  r.. r.. r.. r.. r..", {"blue": "seebaeren", "red": "golems"},
+             {"blue": {"money": 0, "power": [8, 0, 0]}}, round=5, passed=["red"],
+             round_tiles=LAST)
+    result, best = solve_last_round(p)
+    assert [format_turn(t, p.grid) for t in best] == ["pass b-house town:t9@c1"]
+    assert result.turns == 1

@@ -19,6 +19,7 @@ from solver.terra_nova_kosmos.engine.power import gain, spend
 from solver.terra_nova_kosmos.engine.scoring import area_points, final_scores, money_points
 from solver.terra_nova_kosmos.engine.validate import validate
 from solver.terra_nova_kosmos.fileformat import BOARDS_DIR, default_factions, read_board
+from solver.terra_nova_kosmos.notation import format_turn
 from tests.tnk_positions import make, play
 
 NO_TILE = ["r-palace5", "r-palace5", "r-palace5", "r-palace5", "r-palace5"]
@@ -539,3 +540,11 @@ def test_b_reach_in_phase_2_only_and_b_spade() -> None:
     assert act.spades_needed(after, "blue", q.grid.cell("c1")) == 1
     with pytest.raises(IllegalTurn, match="used this round"):
         play(after, "b-spade c1")
+
+
+def test_d26_river_town_after_any_action_even_the_pass() -> None:
+    board = "lBk lBk r.. lBk lBk\n  r.. r.. r.. r.. r.."
+    p = make(board, {"blue": "seebaeren", "red": "golems"}, round_tiles=NO_TILE)
+    turns = {format_turn(t, p.grid) for t in legal.legal_turns(p)}
+    assert "pass b-house town:t9@c1" in turns and "pass b-house" in turns
+    assert play(p, "pass b-house town:t9@c1").player("blue").vp == 9

@@ -25,15 +25,17 @@ def _state(position: Position) -> Hashable:
 
 
 def _pruned(position: Position) -> list[tuple[Turn, Position]]:
-    """The successors, with one pass only: in the last round the new bonus tile does
-    nothing but bring its coins, so the first tile with the most coins is the best pass
-    (more money never scores less; others and turns are the same)."""
+    """The successors, passing only with one tile: in the last round the new bonus tile
+    does nothing but bring its coins, so the first tile with the most coins is the best
+    (more money never scores less; others and turns are the same). Its pass turns with
+    Seebären river towns stay."""
     children = legal.successors(position)
     passes = [(turn, child) for turn, child in children if turn.action.name == "pass"]
     rest = [(turn, child) for turn, child in children if turn.action.name != "pass"]
     if passes:
         coins = dict(position.bonus_display)
-        rest.append(max(passes, key=lambda tc: coins.get(tc[0].action.tile, 0)))
+        best = max(passes, key=lambda tc: coins.get(tc[0].action.tile, 0))[0].action.tile
+        rest += [(turn, child) for turn, child in passes if turn.action.tile == best]
     return rest
 
 

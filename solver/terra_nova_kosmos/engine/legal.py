@@ -3,8 +3,9 @@
 A canonical turn exchanges power for money only right before its action and
 only the shortfall (``$k``, k = money missing); it founds the towns the action
 makes due (tile choices enumerated) and, for the Seebären, optionally one town
-over the river. :func:`candidate_actions` lists every action worth trying;
-:func:`successors` keeps the legal ones with the position each leads to.
+over the river (after any action, the pass included [D26]).
+:func:`candidate_actions` lists every action worth trying; :func:`successors`
+keeps the legal ones with the position each leads to.
 """
 
 from __future__ import annotations
@@ -198,13 +199,12 @@ def successors(position: Position) -> list[tuple[Turn, Position]]:
         if found is None:
             continue
         before, after = found
-        for towns in town_choices(after) if action.name != "pass" else [()]:
+        for towns in town_choices(after):
             options = [towns]
-            if action.name != "pass":
-                used = {t.tile for t in towns}
-                for river in _river_towns(after):
-                    options += [towns + (Town(t, river),)
-                                for t in after.player(colour).town_tiles if t not in used]
+            used = {t.tile for t in towns}
+            for river in _river_towns(after):
+                options += [towns + (Town(t, river),)
+                            for t in after.player(colour).town_tiles if t not in used]
             for option in options:
                 try:
                     child = act.found_towns(after, option)
