@@ -206,6 +206,9 @@ def successors(position: Position) -> list[tuple[Turn, Position]]:
                 options += [towns + (Town(t, river),)
                             for t in after.player(colour).town_tiles if t not in used]
             for option in options:
+                if not option:                 # town_choices found no town due
+                    out.append((Turn(action, before), after))
+                    continue
                 try:
                     child = act.found_towns(after, option)
                 except act.IllegalTurn:
