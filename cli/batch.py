@@ -55,7 +55,9 @@ def batch(files: tuple[Path, ...], verify: bool, out: Path | None, turns: int | 
     Each line is the object `solve --json` (or `verify --json`) prints for the
     file, with "file" first and "status" (its exit status) last; a file that
     cannot be read or solved gives {"file", "error", "status": 2}. Lines follow
-    the order of FILES. The exit status is the highest of the files'.
+    the order of FILES (fields: docs/json.md). The exit status is the highest
+    of the files'. --scheduler runs the files on a Dask cluster (README:
+    Running on a cluster); the files are read and written here.
     """
     if verify and (turns is not None or draws is not None):
         raise click.UsageError("--turns and --draws are for solving, not --verify")

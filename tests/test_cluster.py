@@ -37,7 +37,7 @@ TIMING = ("wall_s", "stats", "cpsat_s", "cpsat_runs", "exhaustive_s", "ratio")
 @pytest.fixture(scope="module")
 def cluster():
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None) as local_cluster:
+                      dashboard_address="127.0.0.1:0") as local_cluster:
         yield local_cluster
 
 
