@@ -91,3 +91,21 @@ def test_river_town_in_the_pass_turn() -> None:
     result, best = solve_last_round(p)
     assert [format_turn(t, p.grid) for t in best] == ["pass b-house town:t9@c1"]
     assert result.turns == 1
+
+
+def test_exchanging_early_lets_a_power_gain_count() -> None:
+    # the build founds a town whose only tile left is t8p6 (8 power); with bowls 0/0/8
+    # the gain would be lost, so exchanging 4 (not just the shortfall 0) gains 1 VP
+    board = "lBk lBk lBk l.. r.. lBh\n  r.. r.. r.. r.. r.. lBh\nlBh r.. r.. r.. r.. lBh"
+    p = make(board, {"blue": "flaschengeister", "red": "golems"},
+             {"blue": {"money": 4, "power": [0, 0, 8], "town_tiles": ["t8p6"],
+                       "towns": ["f1", "f2", "a3"]}, "red": {"money": 0}},
+             round=5, passed=["red"], round_tiles=LAST,
+             power_actions_used=["pa-bridge3", "pa-bridge4", "pa-ship", "pa-money7",
+                                 "pa-spade1", "pa-spade2"])
+    plain = evaluate(p, line(p, "build d1 town:t8p6", "pass b-house"))
+    early = evaluate(p, line(p, "$4 build d1 town:t8p6", "pass b-house"))
+    assert early.value == plain.value + 1            # 14 money-worth vs 10: 4 VP vs 3
+    result, best = solve_last_round(p)
+    assert result.value == early.value
+    assert format_turn(best[0], p.grid) == "$2 build d1 town:t8p6"   # the least that does

@@ -1,11 +1,14 @@
 """Legal turns of the player to move, in canonical form.
 
 A canonical turn exchanges power for money only right before its action and
-only the shortfall (``$k``, k = money missing); it founds the towns the action
-makes due (tile choices enumerated) and, for the Seebären, optionally one town
-over the river (after any action, the pass included [D26]).
-:func:`candidate_actions` lists every action worth trying; :func:`successors`
-keeps the legal ones with the position each leads to.
+only the shortfall (``$k``, k = money missing), except before an action that
+may bring the player power (Kobolde spades and palace, a ``t8p6`` town, the
+Druiden pass): there any larger exchange too, and Druiden triples, because
+tokens moved to bowl I early let a gain count that full bowls would lose. It
+founds the towns the action makes due (tile choices enumerated) and, for the
+Seebären, optionally one town over the river (after any action, the pass
+included [D26]). :func:`candidate_actions` lists every action worth trying;
+:func:`successors` keeps the legal ones with the position each leads to.
 """
 
 from __future__ import annotations
@@ -187,6 +190,48 @@ def _river_towns(position: Position) -> list[int]:
     return out
 
 
+def _may_gain_power(position: Position, action: Action, after: Position) -> bool:
+    """Whether ``action`` (or the towns it makes due) can give ``to_move`` power: Kobolde
+    spades and palace, a town with ``t8p6``, the Druiden palace's pass power."""
+    colour = position.to_move
+    player = position.player(colour)
+    if action.name == "pass":
+        return act.has_palace(position, colour, "druiden", "left")
+    if player.faction == "kobolde" and (action.name in ("terraform", "pa-spade1", "pa-spade2",
+                                                        "b-spade", "feen-spade")
+                                        or action.piece == "pl"):
+        return True
+    if "t8p6" not in player.town_tiles:
+        return False
+    return bool(topo.pending_towns(after, colour)) or bool(_river_towns(after))
+
+
+def _exchanges(position: Position, action: Action, before: tuple[Exchange, ...],
+               reach: set[int]) -> list[tuple[tuple[Exchange, ...], Position]]:
+    """Exchanges beyond the shortfall before an action that may bring power: tokens
+    moved to bowl I early let a gain that would overflow full bowls count. The Druiden
+    may also exchange triples for VP before passing."""
+    colour = position.to_move
+    three = position.player(colour).power[2]
+    least = before[0].count if before else 0
+    druid = position.player(colour).faction == "druiden"
+    out = []
+    for triples in range(three // 3 + 1 if druid else 1):
+        for money in range(0 if triples else least + 1, three - 3 * triples + 1):
+            if money < least:
+                continue
+            exchanges = ((Exchange("*", triples),) if triples else ()) + \
+                ((Exchange("$", money),) if money else ())
+            try:
+                start = position
+                for exchange in exchanges:
+                    start = act.apply_exchange(start, colour, exchange)
+                out.append((exchanges, act.apply_action(start, action, reach)))
+            except act.IllegalTurn:
+                continue
+    return out
+
+
 def successors(position: Position) -> list[tuple[Turn, Position]]:
     """Every canonical legal turn of ``to_move`` and the position after it (same mover)."""
     colour = position.to_move
@@ -198,22 +243,35 @@ def successors(position: Position) -> list[tuple[Turn, Position]]:
         found = afford(position, action, reach)
         if found is None:
             continue
-        before, after = found
-        for towns in town_choices(after):
-            options = [towns]
-            used = {t.tile for t in towns}
-            for river in _river_towns(after):
-                options += [towns + (Town(t, river),)
-                            for t in after.player(colour).town_tiles if t not in used]
-            for option in options:
-                if not option:                 # town_choices found no town due
-                    out.append((Turn(action, before), after))
-                    continue
-                try:
-                    child = act.found_towns(after, option)
-                except act.IllegalTurn:
-                    continue
-                out.append((Turn(action, before, option), child))
+        variants = [found]
+        if _may_gain_power(position, action, found[1]):
+            variants += _exchanges(position, action, found[0], reach)
+        for before, after in variants:
+            out += _with_towns(action, before, after)
+    return out
+
+
+def _with_towns(action: Action, before: tuple[Exchange, ...], after: Position
+                ) -> list[tuple[Turn, Position]]:
+    """The turns of ``action`` after ``before``: every way to found the towns due, and
+    (Seebären) optionally one more over the river."""
+    colour = after.to_move
+    out = []
+    for towns in town_choices(after):
+        options = [towns]
+        used = {t.tile for t in towns}
+        for river in _river_towns(after):
+            options += [towns + (Town(t, river),)
+                        for t in after.player(colour).town_tiles if t not in used]
+        for option in options:
+            if not option:                 # town_choices found no town due
+                out.append((Turn(action, before), after))
+                continue
+            try:
+                child = act.found_towns(after, option)
+            except act.IllegalTurn:
+                continue
+            out.append((Turn(action, before, option), child))
     return out
 
 
