@@ -12,10 +12,11 @@ import random
 from dataclasses import dataclass
 
 from solver.geometry import SquareGrid
-from solver.rift_valley.engine.draws import apply_draw, legal_draws
+from solver.rift_valley.boardgen import random_areas, random_large_board
+from solver.rift_valley.engine.draws import apply_draw, legal_draws, play_draws, score
+from solver.rift_valley.engine.exhaustive import best_score
 from solver.rift_valley.notation import DrawStop, DrawTent, DrawTrail
 from solver.rift_valley.position import (
-    AREA_COUNT,
     COLOURS,
     ELEPHANT,
     KOB,
@@ -29,26 +30,7 @@ from solver.rift_valley.position import (
     Position,
 )
 from solver.rift_valley.rules import Rules
-
-
-def random_areas(grid: SquareGrid, rng: random.Random, count: int = AREA_COUNT) -> list[int]:
-    """A partition of ``grid`` into ``count`` 4-connected areas numbered 1..count.
-
-    Region growing: ``count`` distinct seed cells, then repeatedly a random
-    area takes a random unassigned orthogonal neighbour of its cells. Every
-    area stays connected because it only ever grows by neighbours.
-    """
-    areas = [0] * grid.size
-    for number, seed in enumerate(rng.sample(range(grid.size), count), start=1):
-        areas[seed] = number
-    unassigned = grid.size - count
-    while unassigned:
-        frontier = [(cell, areas[nb]) for cell in range(grid.size) if not areas[cell]
-                    for nb in grid.neighbours[cell] if areas[nb]]
-        cell, number = rng.choice(frontier)
-        areas[cell] = number
-        unassigned -= 1
-    return areas
+from solver.rift_valley.solve import solve_max_score
 
 
 def random_board(rng: random.Random) -> Board:
@@ -111,18 +93,54 @@ class Case:
         return bool(self.position.of(self.position.player))
 
 
-def random_case(seed: int) -> Case:
-    """A random small max-score puzzle; which situations occur depends on ``seed`` only."""
-    rng = random.Random(seed)
-    board = random_board(rng)
+def _puzzle(rng: random.Random, board: Board, least: int,
+            most: int) -> tuple[Position, list[str], Rules]:
+    """An empty puzzle on ``board``: a random player among three colours, who owns the
+    rift 60 % of the time, rule options, ``least``..``most`` draws, the first-stop rule
+    30 % of the time; also the two other colours and the rules."""
     player = rng.choice(COLOURS[:3])
     others = [c for c in COLOURS[:3] if c != player]
     rift_owner = player if rng.random() < 0.6 else rng.choice(others)
     rules = Rules(stops_block_all_colours=rng.random() < 0.25)
     position = Position(board=board, rift_owner=rift_owner, player=player,
-                        draws=rng.randint(3, 6), first_stop_rule=rng.random() < 0.3)
+                        draws=rng.randint(least, most), first_stop_rule=rng.random() < 0.3)
+    return position, others, rules
+
+
+def check_against_exhaustive(case: Case, params) -> None:
+    """The CP-SAT answer is proven optimal, equals the exhaustive optimum, fits the budget
+    and replays through the engine to its value."""
+    answer = solve_max_score(case.position, None, params, case.rules)
+    oracle = best_score(case.position, None, case.rules)
+    assert answer.optimal
+    assert answer.value == oracle.value, (case.seed, answer.draw_strings())
+    assert len(answer.draws) <= case.position.draws
+    after = play_draws(case.position, answer.draws, case.rules)
+    assert score(after, case.position.player).total == answer.value
+
+
+def random_case(seed: int) -> Case:
+    """A random small max-score puzzle; which situations occur depends on ``seed`` only."""
+    rng = random.Random(seed)
+    position, others, rules = _puzzle(rng, random_board(rng), 3, 6)
+    player = position.player
     if rng.random() < 0.5:
         position = random_draws(position, rng.choice(others), rng.randint(1, 4), rng, rules)
     if rng.random() < 0.4:
         position = random_draws(position, player, rng.randint(1, 3), rng, rules)
+    return Case(seed, position, rules)
+
+
+def random_large_case(seed: int) -> Case:
+    """A random mid-game max-score puzzle on an 8×8 to 9×10 board with 6–8 draws.
+
+    The board comes from :func:`solver.rift_valley.boardgen.random_large_board`;
+    the other colours have drawn 6–14 elements, the player 0–4.
+    """
+    rng = random.Random(seed)
+    board = random_large_board(rng, rng.randint(8, 9), rng.randint(8, 10))
+    position, others, rules = _puzzle(rng, board, 6, 8)
+    for colour in others:
+        position = random_draws(position, colour, rng.randint(3, 7), rng, rules)
+    position = random_draws(position, position.player, rng.randint(0, 4), rng, rules)
     return Case(seed, position, rules)

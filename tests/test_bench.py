@@ -69,7 +69,7 @@ def test_table_output_names_every_case():
 
 
 def test_shipped_suites_load():
-    for name in ("quick", "full"):
+    for name in ("quick", "full", "budgets"):
         suite = load_suite(suite_file(name))
         assert suite.cases
         for case in suite.cases:

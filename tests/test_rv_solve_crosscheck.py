@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from rv_random import random_case
+from rv_random import check_against_exhaustive, random_case
 
 from solver.cpsat import SolveParams
-from solver.rift_valley.engine.draws import play_draws, score
-from solver.rift_valley.engine.exhaustive import best_score
-from solver.rift_valley.solve import solve_max_score
 
 SEEDS = range(200)
 CASES = {seed: random_case(seed) for seed in SEEDS}
@@ -37,10 +34,4 @@ def test_the_random_cases_cover_every_situation():
 @pytest.mark.parametrize("seed", SEEDS)
 def test_solver_optimum_equals_exhaustive(seed):
     case = CASES[seed]
-    answer = solve_max_score(case.position, None, PARAMS, case.rules)
-    oracle = best_score(case.position, None, case.rules)
-    assert answer.optimal
-    assert answer.value == oracle.value, (seed, answer.draw_strings())
-    assert len(answer.draws) <= case.position.draws
-    after = play_draws(case.position, answer.draws, case.rules)
-    assert score(after, case.position.player).total == answer.value
+    check_against_exhaustive(case, PARAMS)

@@ -20,6 +20,7 @@ from typing import Any
 from solver.errors import InputError
 from solver.paths import REPO_ROOT
 from solver.protocol import Made
+from solver.rift_valley.boardgen import random_large_board
 from solver.rift_valley.engine.draws import apply_draw, draw_problem, legal_draws, play_draws, score
 from solver.rift_valley.engine.full_game import random_policy
 from solver.rift_valley.fileformat import parse_position, read_position, write_position
@@ -27,7 +28,8 @@ from solver.rift_valley.notation import Draw, DrawStop, DrawTrail, format_draw, 
 from solver.rift_valley.position import COLOURS, Position, Solution, Trail
 from solver.rift_valley.uniqueness import check_unique
 
-RECIPE_KEYS = ("board", "players", "rounds", "seed", "draws", "player")
+RECIPE_KEYS = ("board", "random_board", "rows", "cols", "players", "rounds", "seed", "draws",
+               "player")
 
 GREEDY_PAIR_REACH = 6
 """Greedy lookahead: two new stops joined by a straight trail at most this many cells apart."""
@@ -55,18 +57,24 @@ def game_prefix(start: Position, colours: tuple[str, ...], rounds: int,
 def position_from_recipe(recipe: Mapping[str, Any], root: Path) -> Position:
     """A mid-game puzzle position as a benchmark suite describes it.
 
-    Keys: ``board`` (file relative to ``root``), ``players`` (2–5), ``rounds``
-    (draws made on the board before the puzzle), ``seed``, ``player`` (seat
-    index of the puzzle's player, default 0) and ``draws`` (budget; absent:
-    unlimited).
+    Keys: ``board`` (file relative to ``root``) or ``random_board`` (a seed for
+    :func:`solver.rift_valley.boardgen.random_large_board`, with ``rows`` and
+    ``cols``, default 10 × 12), ``players`` (2–5), ``rounds`` (draws made on the
+    board before the puzzle), ``seed``, ``player`` (seat index of the puzzle's
+    player, default 0) and ``draws`` (budget; absent: unlimited).
     """
     unknown = sorted(set(recipe) - set(RECIPE_KEYS))
     if unknown:
         raise InputError(f"unknown recipe key {unknown[0]!r} (allowed: {', '.join(RECIPE_KEYS)})")
-    if "board" not in recipe:
-        raise InputError("a Rift Valley recipe needs a 'board'")
-    board = read_position(root / recipe["board"])
+    if ("board" in recipe) == ("random_board" in recipe):
+        raise InputError("a Rift Valley recipe needs a 'board' or a 'random_board' seed")
     colours = COLOURS[: recipe.get("players", 3)]
+    if "board" in recipe:
+        board = read_position(root / recipe["board"])
+    else:
+        generated = random_large_board(random.Random(recipe["random_board"]),
+                                       recipe.get("rows", 10), recipe.get("cols", 12))
+        board = Position(board=generated, rift_owner=colours[0], player=colours[0])
     rng = random.Random(recipe.get("seed", 0))
     position = game_prefix(board, colours, recipe.get("rounds", 0), rng)
     player = colours[recipe.get("player", 0)]
