@@ -8,6 +8,7 @@ more blocks (``boardsat sheet``).
 from __future__ import annotations
 
 import math
+import textwrap
 from dataclasses import dataclass
 
 from matplotlib.figure import Figure
@@ -51,12 +52,18 @@ def _board_span(scene: Scene) -> tuple[float, float]:
     return x1 - x0, y1 - y0
 
 
-def _below(scene: Scene) -> list[Words]:
+def _below(scene: Scene, width: float) -> list[Words]:
+    """The status and answer lines under the board, wrapped to ``width`` inches."""
     lines = [Words(text) for text in scene.status]
     lines += [Words(text, STATUS_SIZE + 0.5 if i == 0 else STATUS_SIZE, bold=i == 0,
                     colour="#000000" if i < 2 else "#555555")
               for i, text in enumerate(scene.answer)]
-    return lines
+    wrapped = []
+    for words in lines:
+        chars = max(20, int(width * 72 / (words.size * (0.62 if words.bold else 0.56))))
+        wrapped += [Words(part, words.size, words.bold, words.colour)
+                    for part in textwrap.wrap(words.text, chars)]
+    return wrapped
 
 
 def _legend_height(scene: Scene, width: float) -> float:
@@ -69,7 +76,7 @@ def _legend_height(scene: Scene, width: float) -> float:
 def block_height(scene: Scene, headings: list[Words], width: float, unit: float) -> float:
     """Inches a block needs at cell size ``unit`` and ``width``."""
     _, span_h = _board_span(scene)
-    words = sum(w.height for w in headings) + sum(w.height for w in _below(scene))
+    words = sum(w.height for w in headings) + sum(w.height for w in _below(scene, width))
     return words + span_h * unit + _legend_height(scene, width) + 0.1
 
 
@@ -97,7 +104,7 @@ def draw_block(fig: Figure, scene: Scene, headings: list[Words],
     ax = fig.add_axes(((left + (width - board_w) / 2) / fig_w, y / fig_h,
                        board_w / fig_w, board_h / fig_h))
     draw_scene(ax, scene, unit * 72)
-    for words in _below(scene):
+    for words in _below(scene, width):
         y -= words.height
         _text(fig, left + width / 2, y + words.height * 0.3, words)
     if scene.keys:
