@@ -63,8 +63,10 @@ def write_sheet(sources: Sequence[Path], out: Path, progress: Progress | None = 
     from dataclasses import replace
 
     from solver.drawing.layout import Words, fitting_unit, page_figure, page_slot
-    from solver.drawing.output import pdf_book
+    from solver.drawing.output import format_of, pdf_book
 
+    if format_of(out) != "pdf":
+        raise InputError("a sheet is written as PDF: the file name must end in .pdf", path=out)
     files = puzzle_files(sources)
     games = [game_of(path) for path in files]
     steps = 2 * len(files)

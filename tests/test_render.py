@@ -115,9 +115,10 @@ def test_rift_valley_svg_has_every_element(tmp_path):
     assert sum(i.startswith("trail-") for i in ids) == trails
 
 
-def test_svg_output_is_reproducible(tmp_path):
+@pytest.mark.parametrize("kind", ["svg", "pdf"])
+def test_output_is_reproducible(kind, tmp_path):
     path = POSITIONS_DIR / "terra-nova" / "puzzles" / "closing-min-turns.toml"
-    first, second = tmp_path / "a.svg", tmp_path / "b.svg"
+    first, second = tmp_path / f"a.{kind}", tmp_path / f"b.{kind}"
     run("render", str(path), "--solution", "--out", str(first))
     run("render", str(path), "--solution", "--out", str(second))
     assert first.read_bytes() == second.read_bytes()
@@ -165,12 +166,14 @@ def test_answers_share_a_page_only_when_both_fit(fits, pages):
     (["render", "positions/terra-nova-kosmos/setup-2p.toml", "--solution", "--out", "x.svg"],
      "not drawn yet"),
     (["sheet", "no/such/folder", "--out", "x.pdf"], "no such file or folder"),
+    (["render", "positions/terra-nova/setup-2p.toml", "--out", "x/y/z.svg"], "no folder"),
+    (["sheet", "positions/terra-nova/puzzles", "--out", "x/y/z.pdf"], "no folder"),
 ])
-def test_bad_requests_are_one_line_and_exit_2(args, message, tmp_path, monkeypatch):
+def test_bad_requests_are_one_line_and_exit_2(args, message, tmp_path):
     from solver.paths import REPO_ROOT
 
     args = [str(REPO_ROOT / a) if a.startswith(("positions/", "no/")) else str(tmp_path / a)
-            if a.startswith("x.") else a for a in args]
+            if a.startswith("x") else a for a in args]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2
     assert message in result.output

@@ -55,8 +55,9 @@ def draw_scene(ax: Axes, scene: Scene, unit_pt: float) -> None:
             facecolor=arrow.colour, edgecolor=EDGE, linewidth=0.8, zorder=6)
         patch.set_gid(f"arrow-{number}")
         ax.add_artist(patch)
+    taken: list[np.ndarray] = []
     for badge in scene.badges:
-        _badge(ax, scene, badge, centres, unit_pt)
+        _badge(ax, scene, badge, centres, unit_pt, taken)
 
 
 def _cells(ax: Axes, scene: Scene, unit_pt: float) -> None:
@@ -136,21 +137,38 @@ def _token(ax: Axes, scene: Scene, token: Token, centres: np.ndarray, unit_pt: f
                 color=ink_on(token.colour), zorder=5)
 
 
-def _badge(ax: Axes, scene: Scene, badge: Badge, centres: np.ndarray, unit_pt: float) -> None:
-    """A white disc with the step number: at a cell's top right, beside the middle of a
-    move (two cells), or at the top right of the middle cell of a longer line."""
+BADGE_RADIUS = 0.19
+"""Radius of a numbered badge, in cells."""
+
+
+def _badge_spots(scene: Scene, badge: Badge, centres: np.ndarray) -> list[np.ndarray]:
+    """Where a badge may go, best first: beside the middle of a move (either side), else
+    around the corners of its cell (the middle cell of a longer line)."""
     points = centres[list(badge.cells)]
     if len(points) == 2:
-        (ax_, ay), (bx, by) = points
-        length = max(1e-9, float(np.hypot(bx - ax_, by - ay)))
-        x = (ax_ + bx) / 2 - (by - ay) / length * 0.3
-        y = (ay + by) / 2 + (bx - ax_) / length * 0.3
-    else:
-        x, y = lattice.corner(scene.grid, badge.cells[len(points) // 2], "ne")
-    patch = Circle((x, y), 0.19, facecolor="#ffffff", edgecolor="#000000", linewidth=1.0,
-                   zorder=7)
+        a, b = points
+        along = (b - a) / max(1e-9, float(np.hypot(*(b - a))))
+        side = np.array([-along[1], along[0]])
+        middle = (a + b) / 2
+        return [middle + 0.3 * side, middle - 0.3 * side, middle + 0.3 * side + 0.3 * along,
+                middle - 0.3 * side - 0.3 * along]
+    cell = badge.cells[len(points) // 2]
+    centre = centres[cell]
+    ne = np.array(lattice.corner(scene.grid, cell, "ne")) - centre
+    return [centre + ne * np.array(flip) for flip in ((1, 1), (-1, 1), (1, -1), (-1, -1))]
+
+
+def _badge(ax: Axes, scene: Scene, badge: Badge, centres: np.ndarray, unit_pt: float,
+           taken: list[np.ndarray]) -> None:
+    """A white disc with the step number, at the first of its spots that overlaps no
+    badge drawn before (else the first spot)."""
+    spots = _badge_spots(scene, badge, centres)
+    free = [p for p in spots if all(np.hypot(*(p - q)) >= 2 * BADGE_RADIUS for q in taken)]
+    x, y = (free or spots)[0]
+    taken.append(np.array((x, y)))
+    patch = Circle((x, y), BADGE_RADIUS, facecolor="#ffffff", edgecolor="#000000",
+                   linewidth=1.0, zorder=7)
     patch.set_gid(f"badge-{badge.number}")
     ax.add_artist(patch)
     ax.text(x, y, str(badge.number), ha="center", va="center", fontsize=0.24 * unit_pt,
             fontweight="bold", color="#000000", zorder=8)
-

@@ -60,7 +60,7 @@ def _below(scene: Scene, width: float) -> list[Words]:
               for i, text in enumerate(scene.answer)]
     wrapped = []
     for words in lines:
-        chars = max(20, int(width * 72 / (words.size * (0.62 if words.bold else 0.56))))
+        chars = max(20, int(width * 72 / (words.size * (0.58 if words.bold else 0.5))))
         wrapped += [Words(part, words.size, words.bold, words.colour)
                     for part in textwrap.wrap(words.text, chars)]
     return wrapped

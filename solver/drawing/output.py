@@ -33,11 +33,14 @@ RC = {"svg.hashsalt": "boardsat", "svg.fonttype": "path", "pdf.fonttype": 3,
 
 
 def format_of(path: Path) -> str:
-    """``svg``, ``png`` or ``pdf`` from the file name; InputError for anything else."""
+    """``svg``, ``png`` or ``pdf`` from the file name; InputError for anything else, or
+    when the file's folder does not exist."""
     suffix = path.suffix.lower().lstrip(".")
     if suffix not in FORMATS:
         raise InputError(f"cannot write '{path.suffix or path.name}': the file name must end "
                          f"in .svg, .png or .pdf", path=path)
+    if not path.parent.is_dir():
+        raise InputError(f"cannot write: there is no folder '{path.parent}'", path=path)
     return suffix
 
 
