@@ -24,13 +24,8 @@ def bundled() -> list[Path]:
     return [p for p in sorted(POSITIONS_DIR.rglob("*.toml")) if "game" in load_toml(p)[0]]
 
 
-DRAWN_ANSWERS = ("terra-nova", "rift-valley")
-"""Games whose answers ``render --solution`` draws (KOSMOS: not yet)."""
-
-
 def has_solution(path: Path) -> bool:
-    data = load_toml(path)[0]
-    return "solution" in data and data["game"] in DRAWN_ANSWERS
+    return "solution" in load_toml(path)[0]
 
 
 def pdf_pages(data: bytes) -> int:
@@ -115,6 +110,16 @@ def test_rift_valley_svg_has_every_element(tmp_path):
     assert sum(i.startswith("trail-") for i in ids) == trails
 
 
+def test_kosmos_answer_numbers_the_hexes_each_turn_changed(tmp_path):
+    """last-round-demo: 'build g7', '$1 build f8 town:t9', 'pass b-spade'."""
+    path = POSITIONS_DIR / "terra-nova-kosmos" / "puzzles" / "last-round-demo.toml"
+    out = tmp_path / "answer.svg"
+    run("render", str(path), "--solution", "--out", str(out))
+    ids = svg_ids(out)
+    assert sorted(i for i in ids if i.startswith("badge-")) == ["badge-1", "badge-2", "badge-2"]
+    assert "house-g7" in ids and "house-f8" in ids
+
+
 @pytest.mark.parametrize("kind", ["svg", "pdf"])
 def test_output_is_reproducible(kind, tmp_path):
     path = POSITIONS_DIR / "terra-nova" / "puzzles" / "closing-min-turns.toml"
@@ -169,8 +174,8 @@ def test_answers_share_a_page_only_when_both_fit(fits, pages):
 @pytest.mark.parametrize(("args", "message"), [
     (["render", "positions/terra-nova/setup-2p.toml", "--out", "x.jpg"], "must end in .svg"),
     (["sheet", "positions/terra-nova/puzzles", "--out", "x.png"], "written as PDF"),
-    (["render", "positions/terra-nova-kosmos/setup-2p.toml", "--solution", "--out", "x.svg"],
-     "not drawn yet"),
+    (["render", "positions/terra-nova-kosmos/boards/base.toml", "--solution", "--out", "x.svg"],
+     "poses no puzzle"),
     (["sheet", "no/such/folder", "--out", "x.pdf"], "no such file or folder"),
     (["render", "positions/terra-nova/setup-2p.toml", "--out", "x/y/z.svg"], "no folder"),
     (["sheet", "positions/terra-nova/puzzles", "--out", "x/y/z.pdf"], "no folder"),

@@ -4,8 +4,10 @@ Hexes carry their landscape colour and letter, river hexes a light wave hatch.
 Buildings are in their owner's colour with the colour's initial (black: K):
 a house shape for a house, a square for a Kontor, a large disc for a palace;
 neutral houses grey. Built bridges are thick lines in the owner's colour, free
-bridge spots thin dashed lines, towns a dashed ring. The answers of its puzzles
-are not drawn yet.
+bridge spots thin dashed lines, towns a dashed ring. A last-round answer is
+drawn on the map after the line (the file's ``[solution]`` replayed by the
+engine, else the CP-SAT answer, itself replayed): each turn's number stands on
+the hexes it changed.
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from solver.drawing.palette import player
-from solver.drawing.scene import Cell, Key, Line, Scene, Token
+from solver.drawing.scene import Badge, Cell, Key, Line, Scene, Token
 from solver.errors import InputError
-from solver.terra_nova_kosmos.fileformat import is_board_file, read_board, read_position
+from solver.terra_nova_kosmos.fileformat import is_board_file, read_board
+from solver.terra_nova_kosmos.notation import Turn, format_turn, parse_line
 from solver.terra_nova_kosmos.position import Board, Position
 from solver.terra_nova_kosmos.rules import (
     COLOUR_LETTER,
@@ -30,27 +33,89 @@ FACES = {"l": ("#7fb2e5", ""), "f": ("#4f8f4a", ""), "w": ("#c0664f", ""),
          "d": ("#f0d27a", ""), "s": ("#7d7160", ""), RIVER: ("#d4ecfa", "...")}
 """Fill and hatch per landscape letter (river: a light dotted hatch)."""
 SHAPES = {"house": ("house", 0.9), "kontor": ("square", 1.0), "palace": ("disc", 1.15)}
-NO_ANSWER = "answers of Terra Nova (KOSMOS) puzzles are not drawn yet"
 
 
 def picture(path: Path, solution: bool) -> Scene:
-    """The map or position in ``path`` (no answer can be drawn yet)."""
-    if solution:
-        raise InputError(NO_ANSWER, path=path)
+    """The map or position in ``path``; with ``solution`` the last-round answer on it."""
     if is_board_file(path):
+        if solution:
+            raise InputError("a map file poses no puzzle: there is no answer to draw", path=path)
         board, landscape = read_board(path)
         scene = _ground(board, landscape)
         scene.question = f"Map '{board.name or path.stem}'"
         scene.status = [f"{board.grid.size} hexes, {len(board.river)} river, "
                         f"{len(board.bridge_spots)} bridge spots"]
         return scene
-    return position_scene(read_position(path))
+    from solver.terra_nova_kosmos.commands import load
+
+    position = load(path)
+    if not solution:
+        return position_scene(position)
+    return answer_scene(position, _answer(position, path))
+
+
+def question(position: Position) -> str:
+    """The puzzle in words (what ``boardsat solve`` answers), or who is to move."""
+    who = position.to_move.capitalize()
+    if position.puzzle is not None and position.puzzle.kind == "last-round":
+        return f"{who}, last round: highest final score"
+    return f"{who} to move (round {position.round})"
+
+
+def answer_scene(position: Position, line: list[Turn]) -> Scene:
+    """The map after ``line``: every turn's number on the hexes it changed."""
+    from solver.terra_nova_kosmos.engine.actions import apply_turn
+    from solver.terra_nova_kosmos.engine.lastround import evaluate
+
+    result = evaluate(position, line)
+    current = position
+    changed: list[tuple[int, ...]] = []
+    for turn in line:
+        after = apply_turn(current, turn)
+        cells = [c for c in range(position.grid.size)
+                 if after.buildings[c] != current.buildings[c]]
+        cells += [c for p, q in zip(current.players, after.players, strict=True)
+                  for bridge in set(q.bridges) - set(p.bridges) for c in bridge]
+        cells += [c for p, q in zip(current.players, after.players, strict=True)
+                  for c in set(q.towns) - set(p.towns)]
+        changed.append(tuple(dict.fromkeys(cells)))
+        current = after
+    scene = position_scene(current)
+    scene.question = question(position)
+    for number, cells in enumerate(changed, start=1):
+        scene.badges += [Badge((cell,), number) for cell in cells]
+    grid = position.grid
+    turns = "   ".join(f"{i}. {format_turn(t, grid)}" for i, t in enumerate(line, start=1))
+    scene.answer = [f"Answer: {turns}",
+                    f"{position.to_move} gains {result.value} points to the final scoring "
+                    f"(others {result.others})",
+                    "the map after the line; numbers: the turn that changed the hex"]
+    return scene
+
+
+def _answer(position: Position, path: Path) -> list[Turn]:
+    """The file's [solution] (replayed by the engine), else the solver's answer."""
+    if position.solution is None:
+        from solver.terra_nova_kosmos.solve import solve_last_round
+
+        try:
+            return solve_last_round(position).line
+        except InputError as exc:
+            raise exc.located(path=path) from None
+    from solver.terra_nova_kosmos.engine.lastround import evaluate
+
+    try:
+        line = parse_line(position.solution.line, position.grid)
+        evaluate(position, line)
+    except InputError as exc:
+        raise InputError(f"the [solution] does not hold: {exc}", path=path) from None
+    return line
 
 
 def position_scene(position: Position) -> Scene:
     """The map with buildings, bridges and towns; each player's tracks under it."""
     scene = _ground(position.board, position.landscape)
-    scene.question = f"{position.to_move.capitalize()} to move (round {position.round})"
+    scene.question = question(position)
     for cell, building in enumerate(position.buildings):
         if building is None:
             continue
