@@ -64,6 +64,41 @@ def test_engine_rescoring_differently_is_a_disagreement(monkeypatch):
         solve_max_score(position, 3, PARAMS)
 
 
+def _rescored_unproven(monkeypatch, difference: int) -> None:
+    """Make every solve look time-limited and the engine score ``difference`` more."""
+    real_solve = solve_module.solve
+
+    def unproven(*args, **kwargs):
+        solver, result = real_solve(*args, **kwargs)
+        result.status = "feasible"
+        return solver, result
+
+    def shifted(pos, colour):
+        real = score(pos, colour)
+        return real.__class__(real.total + difference, real.trails, real.animals,
+                              real.tents, real.unconnected)
+
+    monkeypatch.setattr(solve_module, "solve", unproven)
+    monkeypatch.setattr(solve_module, "score", shifted)
+
+
+def test_unproven_answer_worth_more_than_the_model_counted_gets_the_engine_score(
+        monkeypatch):
+    position = read_position(BOARDS[0])
+    model_value = solve_max_score(position, 3, PARAMS).value
+    _rescored_unproven(monkeypatch, 2)
+    answer = solve_max_score(position, 3, PARAMS)
+    assert not answer.optimal
+    assert answer.value == answer.breakdown.total == model_value + 2
+
+
+def test_unproven_answer_worth_less_than_the_model_counted_is_a_disagreement(monkeypatch):
+    position = read_position(BOARDS[0])
+    _rescored_unproven(monkeypatch, -1)
+    with pytest.raises(EngineDisagreement, match="engine"):
+        solve_max_score(position, 3, PARAMS)
+
+
 def test_engine_rejecting_the_order_is_a_disagreement(monkeypatch):
     position = read_position(BOARDS[0])
     real_build = solve_module.build_model

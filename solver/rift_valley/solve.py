@@ -57,6 +57,13 @@ def solve_max_score(position: Position, draws: int | None = None,
     Raises InputError for an illegal position, PuzzleError if the model finds
     no legal set of draws (never expected: drawing nothing is always legal)
     and EngineDisagreement if the engine rejects or re-scores the answer.
+
+    The model's score variables (connected stops, animals beside trails, tent
+    and stop pairs) are only bounded from above by what makes them true, so
+    they are exact at a proven optimum but a time-limited answer may count
+    less than its draws are worth. Such an answer carries the engine's score;
+    an engine score below the model's, or any difference at a proven
+    optimum, is a disagreement.
     """
     params = params or SolveParams()
     if draws is not None:
@@ -79,7 +86,8 @@ def solve_max_score(position: Position, draws: int | None = None,
         chosen, value, bound = (), None, None
     after = replay(position, chosen, rules)
     breakdown = score(after, position.player)
-    if value is None:
+    if value is None or (not result.optimal and breakdown.total > value):
+        # A best-so-far answer may count less than its draws score (see below).
         value = breakdown.total
     elif breakdown.total != value:
         raise EngineDisagreement(
