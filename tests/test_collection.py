@@ -73,3 +73,22 @@ def test_sample_of_rift_valley_collection_is_unique():
         checked = rv_unique(position)
         assert checked is not None and checked.unique is True, path.name
         assert checked.value == position.solution.value
+
+
+TNK = sorted((ROOT / "positions/terra-nova-kosmos/puzzles/generated").rglob("*.toml"))
+
+
+@pytest.mark.parametrize("path", TNK, ids=lambda p: p.name)
+def test_terra_nova_kosmos_puzzle_verifies(path):
+    from solver.terra_nova_kosmos.engine.lastround import evaluate
+    from solver.terra_nova_kosmos.fileformat import read_position
+    from solver.terra_nova_kosmos.notation import parse_line
+    position = read_position(path)
+    assert position.puzzle is not None and position.solution is not None
+    line = parse_line(position.solution.line, position.grid)
+    assert evaluate(position, line).value == position.solution.value
+
+
+def test_terra_nova_kosmos_collection_size():
+    assert len(TNK) >= 12
+    assert "easy" in {_grade(p) for p in TNK}

@@ -10,7 +10,7 @@ from solver.cpsat import SolveParams
 from solver.terra_nova_kosmos.engine.exhaustive import solve_last_round as exhaustive
 from solver.terra_nova_kosmos.solve import solve_last_round
 
-SEEDS = range(40)
+SEEDS = range(200)
 PARAMS = SolveParams(workers=1, seed=0)
 
 

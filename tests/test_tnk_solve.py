@@ -75,3 +75,11 @@ def test_positions_outside_the_model_are_refused(tmp_path: Path):
         solve_last_round(position)
     result = CliRunner().invoke(main, ["solve", write(tmp_path, position)])
     assert result.exit_code == 2 and "Ifrit" in result.stderr
+
+
+def test_generated_puzzle_is_the_same_for_a_seed():
+    from solver.terra_nova_kosmos.puzzlegen import grade, make_puzzle
+    first = make_puzzle(5, "last-round", 0)
+    assert first is not None and first == make_puzzle(5, "last-round", 0)
+    assert "[solution]" in first.text and first.difficulty == grade(first.signals["turns"])
+    assert [grade(n) for n in (2, 3, 4, 7)] == ["easy", "medium", "hard", "hard"]

@@ -1,9 +1,8 @@
 """Terra Nova (KOSMOS 2022) as the drivers see it: the registry adapter.
 
 Every method imports the modules it needs when called, so that listing the
-games (``boardsat --help``) stays fast. Commands not offered yet are left out
-of :attr:`TerraNovaKosmos.options`; the generator and the benchmark runner
-refuse the game with a clear message until its puzzles are solved.
+games (``boardsat --help``) stays fast. Commands not offered are left out of
+:attr:`TerraNovaKosmos.options`.
 """
 
 from __future__ import annotations
@@ -13,8 +12,6 @@ from typing import Any
 
 from solver.errors import InputError
 from solver.protocol import Case, Made, Options, Screen, Solved
-
-NOT_YET = "Terra Nova (KOSMOS) puzzles cannot be solved yet"
 
 
 class TerraNovaKosmos:
@@ -66,35 +63,41 @@ class TerraNovaKosmos:
 
     # ---- the puzzle generator
     def default_turns(self, kind: str) -> int:
-        raise InputError(NOT_YET)
+        return 0
 
     def check_generate(self, kind: str, turns: int) -> None:
-        raise InputError(NOT_YET)
+        """Last-round puzzles run to the pass: ``--turns`` plays no part."""
+        if turns != 0:
+            raise InputError("--turns is not for Terra Nova (KOSMOS) last-round puzzles")
 
     def puzzle_label(self, kind: str, turns: int) -> str:
         return kind
 
     def make_puzzle(self, seed: int, kind: str, turns: int) -> Made | None:
-        raise InputError(NOT_YET)
+        from solver.terra_nova_kosmos.puzzlegen import make_puzzle
+        return make_puzzle(seed, kind, turns)
 
     # ---- the benchmark runner
     def case_turns(self, kind: str, turns: int | None) -> int | None:
-        raise ValueError(NOT_YET)
+        return None
 
     def bench_load(self, case: Case, root: Path) -> Any:
-        raise InputError(NOT_YET)
+        from solver.terra_nova_kosmos import benchcases
+        return benchcases.load(case, root)
 
     def bench_size(self, position: Any) -> tuple[int, int]:
         return (position.grid.size, len(position.players))
 
     def bench_horizon(self, position: Any, case: Case) -> int | None:
-        return case.turns
+        return None
 
     def bench_solve(self, position: Any, case: Case, params: Any) -> Solved:
-        raise InputError(NOT_YET)
+        from solver.terra_nova_kosmos import benchcases
+        return benchcases.solve_cpsat(position, case, params)
 
     def bench_exhaustive(self, position: Any, case: Case, cap: float) -> tuple[int, ...]:
-        raise InputError(NOT_YET)
+        from solver.terra_nova_kosmos import benchcases
+        return benchcases.solve_exhaustive(position, case, cap)
 
     def horizon_text(self, horizon: int | None) -> str:
         return "to the pass" if horizon is None else f"{horizon} turns"

@@ -31,10 +31,12 @@ from solver.terra_nova_kosmos.notation import Action, Turn, format_turn
 from solver.terra_nova_kosmos.position import Position
 
 PROBING_LEVEL = 0
-"""CP-SAT ``cp_model_probing_level``: probing spent ~1 s per presolve round on small
-last-round models and did not shorten the search (town test position, 2 workers:
-17.5 s default, 10.8 s at level 1, 14.2 s at level 0 before the horizon was
-tightened); off keeps model building + presolve cheap for the many small cases."""
+LINEARIZATION_LEVEL = 0
+"""CP-SAT ``cp_model_probing_level`` and ``linearization_level`` for the last-round
+model, measured on the small random positions of the tests (1 worker, seeds 0–47,
+deterministic time / CPU seconds): default 2.58 / 10.8 (seeds 0–15); probing off
+1.17 / 5.7; probing and LP off 0.46 / 4.3; probing off, LP level 2 4.1 / 13.8;
+seeds 16–47: probing off 2.33 / 12.1, probing and LP off 0.75 / 6.6."""
 
 Progress = Callable[[str], None]
 
@@ -67,7 +69,8 @@ class Answer:
 
 def settings() -> dict[str, int]:
     """The CP-SAT parameters the last-round model solves with."""
-    return {"cp_model_probing_level": PROBING_LEVEL}
+    return {"cp_model_probing_level": PROBING_LEVEL,
+            "linearization_level": LINEARIZATION_LEVEL}
 
 
 def solve_last_round(position: Position, params: SolveParams | None = None, *,

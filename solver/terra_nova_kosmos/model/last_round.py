@@ -1350,3 +1350,29 @@ def hint_passing_at_once(lr: LastRound) -> None:
     for index in range(len(lr.model.proto.variables)):
         var = lr.model.get_int_var_from_proto_index(index)
         lr.model.add_hint(var, solver.value(var))
+
+
+def plan(lr: LastRound) -> list[Any]:
+    """The answer of a line up to the order of its turns: how often each action kind is
+    taken, the final buildings, habitable hexes, bridges and palace sides, and the town
+    tiles taken (for uniqueness checks)."""
+    m = lr.model
+    end = lr.states[-1]
+    out: list[Any] = []
+    for kind in KINDS:
+        uses = [s.kind[kind] for s in lr.steps if s.kind[kind] is not False]
+        if uses:
+            count = m.new_int_var(0, len(uses), f"uses_{kind}")
+            m.add(count == sum(uses))
+            out.append(count)
+    for lits in (end.house, end.kontor, end.palace, end.home, end.bridge, [end.left, end.right]):
+        out += [x for x in lits if not isinstance(x, bool)]
+    tiles: dict[str, list[Any]] = {}
+    for s in lr.steps:
+        for name, v in s.tiles.items():
+            tiles.setdefault(name, []).append(v)
+    for name, lits in sorted(tiles.items()):
+        taken = m.new_bool_var(f"taken_{name}")
+        m.add(taken == sum(lits))
+        out.append(taken)
+    return out

@@ -1,0 +1,193 @@
+"""Last-round puzzles of Terra Nova (KOSMOS): random positions, uniqueness, grades.
+
+:func:`random_last_round` makes a seeded round-5 position on a small random map
+(two players, the other one passed) that the engine accepts;
+:func:`make_puzzle` solves it with the CP-SAT model (one worker, a
+deterministic-time cap, so a seed always gives the same file), keeps it only
+when the optimal *plan* is unique — the actions taken, the final buildings,
+habitable hexes, bridges and town tiles; the order of independent turns is
+not part of the answer — and grades it by the turns the answer needs.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from solver.cpsat import SolveParams
+from solver.cpsat.uniqueness import unique_answer
+from solver.errors import InputError
+from solver.protocol import Made
+from solver.terra_nova_kosmos.engine.lastround import evaluate
+from solver.terra_nova_kosmos.engine.validate import validate
+from solver.terra_nova_kosmos.fileformat import parse_position, write_position
+from solver.terra_nova_kosmos.model.last_round import build_last_round, plan, read_line
+from solver.terra_nova_kosmos.notation import format_turn
+from solver.terra_nova_kosmos.position import Position, Puzzle, Solution
+from solver.terra_nova_kosmos.rules import COLOUR_LETTER, HOME, LANDSCAPE_LETTER
+
+MODEL_FACTIONS = ("flaschengeister", "golems", "kobolde", "feen", "wuestentoechter",
+                  "erfinderinnen", "druiden", "feline")
+"""Factions the model takes as the player to move (not Seebären, not Ifrit)."""
+COLOUR_OF = {"flaschengeister": "blue", "golems": "red", "kobolde": "black", "feen": "green",
+             "wuestentoechter": "yellow", "seebaeren": "blue", "ifrit": "red",
+             "erfinderinnen": "black", "druiden": "green", "feline": "yellow"}
+"""Each faction's colour (factions.toml)."""
+EFFORT = 60.0
+"""CP-SAT ``max_deterministic_time`` per solve of a candidate (one worker)."""
+MIN_TURNS = 2
+"""A kept puzzle's answer takes more than the pass alone."""
+GRADES = ((2, "easy"), (3, "medium"))
+"""Answers of at most this many turns (the pass included) get this grade; longer: hard."""
+
+
+def _toml(value: Any) -> str:
+    """A TOML value: JSON for strings, numbers, Booleans; arrays and inline tables."""
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{json.dumps(k)} = {_toml(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    return json.dumps(value)
+
+
+def last_round(board: str, factions: dict[str, str],
+               players: dict[str, dict[str, Any]] | None = None, **top: Any) -> Position:
+    """A round-5 position, the first colour to move, everyone else passed. ``board`` is
+    rows of 3-char tokens; ``players`` per colour overrides (money, power, bonus, …)."""
+    colours = list(factions)
+    top = {"to_move": colours[0], "start": colours[1], "round": 5,
+           "round_tiles": ["r-spade2", "r-kontor3", "r-palace5", "r-ship2", "r-house2"],
+           "power_actions_used": [], "bonus_display": {"b-money6": 1, "b-house": 2},
+           "passed": colours[1:]} | top
+    lines = ['game = "terra-nova-kosmos"', f"players = {_toml(colours)}",
+             "factions = { " + ", ".join(f'{c} = "{f}"' for c, f in factions.items()) + " }"]
+    lines += [f"{key} = {_toml(value)}" for key, value in top.items()]
+    lines += ['board = """', board.strip("\n"), '"""']
+    held = ("b-ship", "b-kontor", "b-palace", "b-reach", "b-m3p3")
+    for seat, colour in enumerate(colours):
+        table = {"vp": 20, "money": 0, "power": [4, 4, 0], "shipping": 0,
+                 "bonus": held[seat],
+                 "town_tiles": ["t6g5", "t9", "t8p6", "tship"]} | (players or {}).get(colour, {})
+        lines.append(f"[player.{colour}]")
+        lines += [f"{key} = {_toml(value)}" for key, value in table.items()]
+    return parse_position("\n".join(lines) + "\n", "generated.toml")
+
+
+def _spots(position: Position) -> list[str]:
+    """Bridge spots of a map [D2]: landscape hexes, not adjacent, sharing a river hex."""
+    grid, river = position.grid, position.board.river
+    out = []
+    for a in range(grid.size):
+        for b in range(a + 1, grid.size):
+            if a in river or b in river or b in grid.neighbours[a]:
+                continue
+            if set(grid.neighbours[a]) & set(grid.neighbours[b]) & river:
+                out.append(f"{grid.name(a)}-{grid.name(b)}")
+    return out
+
+
+def random_last_round(rng: random.Random, rows: int = 3, cols: int = 4,
+                      money: int = 7, buildings: int = 4) -> Position:
+    """A seeded last-round position on a random ``rows`` × ``cols`` map with two players
+    that the engine's ``validate`` accepts (candidates it refuses are drawn again)."""
+    while True:
+        try:
+            position = _candidate(rng, rows, cols, money, buildings)
+            validate(position)
+            return position
+        except InputError:
+            continue
+
+
+def _candidate(rng: random.Random, rows: int, cols: int, money: int, buildings: int
+               ) -> Position:
+    mine = rng.choice(MODEL_FACTIONS)
+    theirs = rng.choice([f for f in COLOUR_OF if COLOUR_OF[f] != COLOUR_OF[mine]])
+    me, other = COLOUR_OF[mine], COLOUR_OF[theirs]
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    river = set(rng.sample(cells, rng.choice([1, 2, 3]) * rows * cols // 12))
+    land = [x for x in cells if x not in river]
+    rng.shuffle(land)
+    own = land[:rng.randint(1, buildings)]
+    foe = land[len(own):len(own) + rng.choice([1, 2])]
+    kinds = {x: rng.choices("hkp", weights=(6, 3, 1))[0] for x in own}
+    palaces = [k for k in kinds.values() if k == "p"]
+    if len(palaces) > 2:
+        raise InputError("more than two palaces")
+    rows_text = []
+    for r in range(rows):
+        row = []
+        for c in range(cols):
+            x = (r, c)
+            if x in river:
+                row.append("r..")
+            elif x in kinds:
+                row.append(LANDSCAPE_LETTER[HOME[me]] + COLOUR_LETTER[me] + kinds[x])
+            elif x in foe:
+                row.append(LANDSCAPE_LETTER[HOME[other]] + COLOUR_LETTER[other] + "h")
+            else:
+                row.append(rng.choice("lfwds") + "..")
+        rows_text.append(("  " if r % 2 else "") + " ".join(row))
+    board = "\n".join(rows_text)
+    split = sorted(rng.sample(range(9), 2))
+    power = [split[0], split[1] - split[0], 8 - split[1]]
+    display = dict(rng.sample([("b-money6", rng.randint(0, 2)), ("b-house", rng.randint(0, 2)),
+                               ("b-spade", 1), ("b-palace", 0)], 2))
+    bonus = rng.choice([b for b in ("b-ship", "b-kontor", "b-reach", "b-m3p3", "b-spade")
+                        if b not in display])
+    used = rng.sample(["pa-money7", "pa-ship", "pa-spade1", "pa-spade2", "pa-bridge3",
+                       "pa-bridge4"], rng.choice([4, 5, 6]))
+    tile = rng.choice(["r-house2", "r-kontor3", "r-palace5", "r-town5", "r-ship2", "r-spade2"])
+    sides = rng.sample(["left", "right"], len(palaces))
+    other_bonus = rng.choice([b for b in ("b-kontor", "b-palace", "b-money6", "b-house")
+                              if b not in display and b != bonus])
+    players = {me: {"vp": rng.randint(10, 30), "money": rng.randint(0, money), "power": power,
+                    "shipping": rng.choice([0, 0, 1]), "bonus": bonus, "palaces": sides,
+                    "specials_used": rng.sample(["b-spade", "lake-house", "desert-dig",
+                                                 "feen-spade"], rng.choice([0, 1, 2]))},
+               other: {"vp": rng.randint(10, 30), "money": rng.randint(0, 6),
+                       "bonus": other_bonus,
+                       "power": rng.choice([[3, 3, 2], [0, 4, 4], [6, 2, 0]])}}
+    top = {"bonus_display": display, "power_actions_used": used,
+           "round_tiles": ["r-spade2", "r-kontor3", "r-palace5", "r-ship2", tile]}
+    spots = _spots(last_round(board, {me: mine, other: theirs}, players, **top))
+    chosen = rng.sample(spots, min(len(spots), rng.choice([0, 1])))
+    return last_round(board, {me: mine, other: theirs}, players, bridge_spots=chosen, **top)
+
+
+def grade(turns: int) -> str:
+    """``easy``/``medium``/``hard`` by the turns the answer takes (pass included)."""
+    return next((name for most, name in GRADES if turns <= most), "hard")
+
+
+def make_puzzle(seed: int, kind: str, turns: int) -> Made | None:
+    """A last-round puzzle from candidate ``seed`` (4 × 5 map), or None when its optimum
+    is not unique, not proven within :data:`EFFORT`, or just the pass."""
+    del kind, turns  # one kind; the horizon is the model's own bound
+    position = random_last_round(random.Random(seed), rows=4, cols=5, money=10, buildings=5)
+    lr = build_last_round(position)
+    params = SolveParams(workers=1, seed=0).with_settings(
+        max_deterministic_time=EFFORT, cp_model_probing_level=0, linearization_level=0)
+    answers: list[Any] = []
+    checked = unique_answer(lr.model, [(lr.objective.expr, "max")], plan(lr), params,
+                            found=lambda solver: answers.append(read_line(lr, solver)))
+    if checked is None or checked.unique is not True:
+        return None
+    line = answers[0]
+    if len(line) < MIN_TURNS:
+        return None
+    result = evaluate(position, line)
+    texts = tuple(format_turn(t, position.grid) for t in line)
+    posed = position.replace(puzzle=Puzzle("last-round"), solution=Solution(result.value, texts))
+    difficulty = grade(len(line))
+    header = (f"# Generated by boardsat generate (candidate seed {seed}); unique optimal "
+              f"plan worth {result.value} in {len(line)} turns\n# difficulty {difficulty}: "
+              f"{len(line)} turns, others {result.others}\n")
+    text = header + write_position(posed)
+    check = parse_position(text)
+    if evaluate(check, line).value != check.solution.value:
+        raise AssertionError(f"generated file fails verification (seed {seed})")
+    return Made(text, difficulty, {"value": result.value, "turns": len(line),
+                                   "cells": position.grid.size,
+                                   "faction": position.player(position.to_move).faction})
