@@ -18,6 +18,7 @@ no rule about turns or scoring (those are constraints in ``model.py``).
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -53,6 +54,8 @@ class Candidate:
     boundary: tuple[int, ...]
     landscapes: int
     others: tuple[int, ...]
+    first_step: int = 0
+    """The earliest action step whose stone can close it (:meth:`Geometry.first_close`)."""
 
     @property
     def value(self) -> int:
@@ -151,6 +154,66 @@ class Geometry:
             cells.update(self.stone_cells_at(s))
         return tuple(sorted(cells))
 
+    # ------------------------------------------------------------------ schedules
+
+    @cached_property
+    def _pairs(self) -> dict[int, frozenset[int]]:
+        """Stone cells two stones of one turn can go to together, by cell.
+
+        Two stones in one turn only come from the shape move, stone, stone: both
+        lie next to the one piece that moved, so they share a neighbour on which
+        an own piece can stand.
+        """
+        nbrs = self.position.grid.neighbours
+        out: dict[int, set[int]] = {x: set() for x in self.stone_cells}
+        for c in self.reach:
+            around = [x for x in nbrs[c] if x in out]
+            for a in around:
+                out[a].update(b for b in around if b != a)
+        return {x: frozenset(v) for x, v in out.items()}
+
+    def _matching(self, cells: tuple[int, ...]) -> int:
+        """Most disjoint pairs of ``cells`` whose stones can share one turn."""
+        if len(cells) < 2:
+            return 0
+        first, rest = cells[0], cells[1:]
+        best = self._matching(rest)
+        pairs = self._pairs.get(first, frozenset())
+        for j, b in enumerate(rest):
+            if b in pairs:
+                best = max(best, 1 + self._matching(rest[:j] + rest[j + 1:]))
+                if 2 * best >= len(cells) - 1:
+                    break
+        return best
+
+    def may_share_turns(self, cells: set[int]) -> bool:
+        """Whether stones on ``cells`` (part of a boundary) can all be placed in time.
+
+        A boundary ``B`` needs ``m(B) >= |B| - turns`` (:meth:`first_close`); adding a
+        cell raises the pair count ``m`` by at most one, so a part ``X`` with
+        ``m(X) < |X| - turns`` has no completion that fits.
+        """
+        if len(cells) <= self.turns:
+            return True
+        return self._matching(tuple(sorted(cells))) >= len(cells) - self.turns
+
+    def first_close(self, boundary: tuple[int, ...]) -> int | None:
+        """The earliest step at which a stone can complete ``boundary`` (None: never).
+
+        Sound bound: by step ``s`` (turn ``t``) at most ``stones_possible_through(s)``
+        stones exist, and a turn places two only as a pair sharing a neighbour
+        (:attr:`_pairs`), one otherwise; so ``k`` new stones over ``t + 1`` turns need
+        at least ``k - t - 1`` disjoint such pairs among them.
+        """
+        need = len(boundary)
+        pairs = self._matching(boundary)
+        for s in range(self.steps):
+            if not self.is_stone_step(s) or self.stones_possible_through(s) < need:
+                continue
+            if pairs >= need - s // ACTIONS_PER_TURN - 1:
+                return s
+        return None
+
     # ------------------------------------------------------------------ regions
 
     @cached_property
@@ -171,6 +234,8 @@ def candidate_regions(geo: Geometry) -> tuple[Candidate, ...]:
     except sets whose boundary is empty (components now: an existing region, or a
     component with 4+ landscapes that can never be a region as a whole).
 
+    Dropped as impossible: sets whose boundary cannot be stoned in time
+    (:meth:`Geometry.first_close`); each candidate keeps its earliest closing step.
     Dropped as irrelevant: sets with no other player's piece that no own piece can
     reach — closing them scores nothing and removes nothing.
     """
@@ -186,7 +251,7 @@ def candidate_regions(geo: Geometry) -> tuple[Candidate, ...]:
         cuttable[x] = True
     free = [not s for s in geo.stone0]
     reachable = set(geo.reach)
-    search = _CutSearch(nbrs, free, cuttable, land, budget)
+    search = _CutSearch(nbrs, free, cuttable, land, budget, geo.may_share_turns)
     found: list[tuple[int, ...]] = []
     for seed in range(geo.n):
         if free[seed]:
@@ -198,9 +263,13 @@ def candidate_regions(geo: Geometry) -> tuple[Candidate, ...]:
                        for colour in players)
         if not any(counts) and not any(c in reachable for c in cells):
             continue
-        boundary = sorted({b for c in cells for b in nbrs[c] if free[b] and b not in cells})
-        out.append(Candidate(tuple(cells), tuple(boundary),
-                             len({land[c] for c in cells}), counts))
+        boundary = tuple(sorted({b for c in cells for b in nbrs[c]
+                                 if free[b] and b not in cells}))
+        first = geo.first_close(boundary)
+        if first is None:
+            continue
+        out.append(Candidate(tuple(cells), boundary, len({land[c] for c in cells}), counts,
+                             first))
     return tuple(out)
 
 
@@ -220,8 +289,10 @@ class _CutSearch:
     completion exists.
     """
 
-    def __init__(self, nbrs, free, cuttable, land, budget: int) -> None:
+    def __init__(self, nbrs, free, cuttable, land, budget: int,
+                 schedulable: Callable[[set[int]], bool]) -> None:
         self.nbrs = nbrs
+        self.schedulable = schedulable
         self.free = free
         self.cuttable = cuttable
         self.land = land
@@ -278,6 +349,8 @@ class _CutSearch:
                 return
             if forced_x:
                 x = x | set(forced_x)
+                if not self.schedulable(x):
+                    return
                 continue
             if forced_s:
                 # Adding one forced cell at a time keeps the landscape rule exact.
@@ -290,7 +363,7 @@ class _CutSearch:
             return
         u = open_[0]
         self._rec(s | {u}, x, lands | {self.land[u]})
-        if len(x) < self.budget:
+        if len(x) < self.budget and self.schedulable(x | {u}):
             self._rec(s, x | {u}, lands)
 
     # -------------------------------------------------------------- pruning

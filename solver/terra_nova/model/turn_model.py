@@ -169,7 +169,7 @@ class TurnModel:
                 if not self.geo.is_stone_step(s):
                     row.append(row[-1])
                     continue
-                if self.geo.stones_possible_through(s) < len(cand.boundary) or any(
+                if s < cand.first_step or any(
                         self._stone_at(tau, b) is False for b in cand.boundary):
                     row.append(False)
                     continue
