@@ -1,4 +1,10 @@
-"""Shared rich consoles and the bad-input → exit 2 policy for every command."""
+"""Shared rich consoles and the exit-status policy every command follows.
+
+0 done; 1 the engine disagrees with the solver (or a claimed solution is
+wrong); 2 bad input; 3 no answer within the time limit; 130 interrupted. Every
+failure is one line on standard error; under ``--json`` also one JSON object
+``{"error", "file", "line", "status"}`` on standard output.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +18,15 @@ from rich.console import Console
 from rich.markup import escape
 from rich.status import Status
 
-from solver.errors import EngineDisagreement, InputError
+from solver.errors import (
+    EXIT_BAD_INPUT,
+    EXIT_DISAGREE,
+    EXIT_INTERRUPTED,
+    EXIT_NO_ANSWER,
+    EngineDisagreement,
+    InputError,
+    NoAnswer,
+)
 
 out = Console(highlight=False)
 """Standard output: boards, tables, answers (or the one JSON object with --json)."""
@@ -52,18 +66,39 @@ def print_json(obj: Any) -> None:
 
 
 def user_errors(func: F) -> F:
-    """Turn InputError into one line on stderr and exit 2; engine disagreements into exit 1."""
+    """Turn the expected failures into one line on stderr and their exit status.
+
+    InputError → 2, EngineDisagreement → 1, NoAnswer → 3, Ctrl-C → 130. A
+    command called with ``as_json=True`` also prints the error as its JSON object.
+    """
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        as_json = bool(kwargs.get("as_json"))
         try:
             return func(*args, **kwargs)
         except InputError as exc:
-            err.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
-            sys.exit(2)
+            _fail(EXIT_BAD_INPUT, "error", str(exc), as_json, exc.message, exc.path, exc.line)
         except EngineDisagreement as exc:
-            err.print(f"[bold red]engine disagrees with the solver:[/] {escape(str(exc))}",
-                      soft_wrap=True)
-            sys.exit(1)
+            _fail(EXIT_DISAGREE, "engine disagrees with the solver", str(exc), as_json)
+        except NoAnswer as exc:
+            _fail(EXIT_NO_ANSWER, "no answer", str(exc), as_json, path=_file_of(kwargs))
+        except KeyboardInterrupt:
+            _fail(EXIT_INTERRUPTED, "interrupted", "stopped by Ctrl-C before an answer "
+                  "was found", as_json, path=_file_of(kwargs))
 
     return wrapper  # type: ignore[return-value]
+
+
+def _file_of(kwargs: dict[str, Any]) -> str | None:
+    file = kwargs.get("file")
+    return None if file is None else str(file)
+
+
+def _fail(status: int, label: str, text: str, as_json: bool, message: str | None = None,
+          path: str | None = None, line: int | None = None) -> None:
+    """Print the one error line (and the JSON object) and leave with ``status``."""
+    err.print(f"[bold red]{label}:[/] {escape(text)}", soft_wrap=True)
+    if as_json:
+        print_json({"error": message or text, "file": path, "line": line, "status": status})
+    sys.exit(status)

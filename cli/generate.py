@@ -20,7 +20,8 @@ from cli.cluster import INTERRUPTED, note_ran_on
 from cli.console import err, out
 from solver.executor import connect
 from solver.protocol import Game
-from solver.puzzlegen import Request, generate
+from solver.puzzlegen import Request, check_request, generate
+from solver.tomlfile import make_folder
 
 
 def run(game: Game, count: int, seed: int, out_dir: Path, kind: str | None, turns: int | None,
@@ -36,6 +37,8 @@ def run(game: Game, count: int, seed: int, out_dir: Path, kind: str | None, turn
         turns = game.default_turns(kind)
     request = Request(game=game.key, kind=kind, turns=turns, count=count, seed=seed, out=out_dir,
                       difficulty=difficulty, workers=workers)
+    check_request(request)
+    make_folder(out_dir)  # a bad --out fails before the progress bar starts
     start = time.perf_counter()
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[tried]} candidates, {task.fields[rate]} puzzles/min"),

@@ -20,12 +20,20 @@ from cli.console import SCREEN, user_errors
 from cli.render import render as render_command
 from cli.render import sheet as sheet_command
 from solver import __version__
-from solver.cpsat import default_workers
+from solver.cpsat import SEED_MAX, SEED_MIN, default_workers
 from solver.games import GAMES, all_kinds, check_options, game_of, get, require_command
 from solver.protocol import Game
 
 FILE = click.Path(exists=False, dir_okay=False, path_type=Path)
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+SEED = click.IntRange(SEED_MIN, SEED_MAX)
+"""Seeds are 32-bit signed integers (CP-SAT's ``random_seed``), on every command."""
+
+EXIT_HELP = """\b
+Exit status: 0 done (an answer is printed, proven optimal or not); 1 the
+engine disagrees with the solver, or a claimed solution does not hold; 2 bad
+input (one line naming the file and place); 3 no answer found within
+--time-limit; 130 interrupted (Ctrl-C) before any answer was found."""
 
 
 @click.group(context_settings=CONTEXT)
@@ -38,6 +46,11 @@ def main() -> None:
     (see docs/formats.md); the game is read from the file's `game` key.
     Every answer the CP-SAT solver finds is replayed through an independent
     reference rules engine before it is printed.
+
+    \b
+    Exit status: 0 done; 1 the engine disagrees with the solver, or a claimed
+    solution does not hold; 2 bad input; 3 no answer within --time-limit;
+    130 interrupted (Ctrl-C) before any answer was found.
 
     \b
     Examples:
@@ -67,11 +80,15 @@ def show(file: Path) -> None:
 @click.argument("file", type=FILE)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/json.md).")
 @click.option("--via-model", is_flag=True,
-              help="Count by enumerating the CP-SAT turn model's solutions instead of the engine.")
+              help="Count by enumerating the CP-SAT turn model's solutions instead of the "
+                   "engine (a cross-check; can take minutes where the engine takes ms).")
+@click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=None,
+              help="With --via-model: seconds before giving up (exit 3).")
 @click.option("--depth", type=click.IntRange(1, 2), default=None,
               help="Terra Nova (KOSMOS): 2 also counts the next player's replies.")
 @user_errors
-def perft(file: Path, as_json: bool, via_model: bool, depth: int | None) -> None:
+def perft(file: Path, as_json: bool, via_model: bool, time_limit: float | None,
+          depth: int | None) -> None:
     """Count the legal turns of the player to move in FILE (Terra Nova, both editions).
 
     Turns are counted as distinct action sequences (`c4-f4 #d5 #e5` and
@@ -81,7 +98,9 @@ def perft(file: Path, as_json: bool, via_model: bool, depth: int | None) -> None
     """
     game = game_of(file)
     require_command(game, "perft", file)
-    options = {"via_model": via_model, "depth": depth}
+    if time_limit is not None and not via_model:
+        raise click.UsageError("--time-limit is for perft --via-model")
+    options = {"via_model": via_model, "time_limit": time_limit, "depth": depth}
     check_options(game, "perft", _present(options), file)
     _exit(game.perft(file, _accepted(game, "perft", options), as_json, SCREEN))
 
@@ -90,9 +109,9 @@ def perft(file: Path, as_json: bool, via_model: bool, depth: int | None) -> None
 @click.argument("files", type=FILE, nargs=-1, required=True)
 @click.option("--turns", type=click.IntRange(1), default=None,
               help="Terra Nova (both): turns to play (default: until the game ends).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed.")
 @click.option("--out", type=FILE, default=None,
-              help="Terra Nova (both): write the final position here.")
+              help="Terra Nova (both): write the final position here (folders are created).")
 @click.option("--players", type=click.IntRange(2, 5), default=None,
               help="Rift Valley: number of players (default: one per board file).")
 @click.option("--player-out-ends-game", is_flag=True,
@@ -109,10 +128,10 @@ def play(files: tuple[Path, ...], turns: int | None, seed: int, out: Path | None
     players in order), or one board with --players.
     """
     game = game_of(files[0])
-    # Options of another game's play are ignored here (not rejected as in solve/verify).
     given = {"turns": turns, "out": out, "players": players,
              "player_out_ends_game": player_out_ends_game,
              "stops_block_all_colours": stops_block_all_colours}
+    check_options(game, "play", _present(given), files[0])
     _exit(game.play(files, _accepted(game, "play", given), seed, SCREEN))
 
 
@@ -126,7 +145,7 @@ def play(files: tuple[Path, ...], turns: int | None, seed: int, out: Path | None
 @click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=None,
               help="Seconds; on timeout the best answer found is printed, marked not proven.")
 @_workers_option()
-@click.option("--seed", type=int, default=0, show_default=True, help="CP-SAT random seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="CP-SAT random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/json.md).")
 @click.option("--stops-block-all-colours", is_flag=True,
               help="Rift Valley rule option: stops of any two colours may not touch.")
@@ -138,10 +157,16 @@ def solve(file: Path, turns: int | None, draws: int | None, time_limit: float | 
     Terra Nova: best-turn (one turn, most points, then fewest points to others)
     or closing (N turns in a row while the others stand still). Rift Valley:
     the highest score the player can reach with the draw budget. The answer is
-    replayed through the reference engine before it is printed.
+    replayed through the reference engine before it is printed. --time-limit
+    counts from the start and covers building the model.
+
+    \b
+    Exit status: 0 answer printed (proven optimal or not); 1 the engine
+    disagrees with the solver; 2 bad input; 3 no answer found within
+    --time-limit; 130 interrupted (Ctrl-C) before any answer was found.
     """
     from solver.cpsat import SolveParams
-    params = SolveParams(time_limit=time_limit, workers=workers, seed=seed)
+    params = SolveParams(time_limit=time_limit, workers=workers, seed=seed).started()
     game = game_of(file)
     options = {"turns": turns, "draws": draws, "stops_block_all_colours": stops_block_all_colours}
     check_options(game, "solve", _present(options), file)
@@ -187,7 +212,7 @@ def _exit(status: int) -> None:
 @click.argument("game", type=click.Choice(list(GAMES)))
 @click.option("--count", type=click.IntRange(1), default=5, show_default=True,
               help="Puzzles to write.")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Master seed: the same seed gives the same files.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               required=True, help="Folder for the puzzle files.")
@@ -197,7 +222,10 @@ def _exit(status: int) -> None:
               help="Closing puzzles: turns (2 or 3; default 2).")
 @click.option("--difficulty", type=click.Choice(["easy", "medium", "hard"]), default=None,
               help="Keep only puzzles of this grade (README: how grades are defined).")
-@_workers_option("Parallel candidate processes (each solves with one CP-SAT worker).")
+@click.option("--workers", type=click.IntRange(1, default_workers(), clamp=True),
+              default=default_workers, show_default="machine cores",
+              help=f"Parallel candidate processes (each solves with one CP-SAT worker); "
+                   f"at most the machine's cores ({default_workers()}), more are cut to that.")
 @scheduler_option("the candidates")
 @user_errors
 def generate(game: str, count: int, seed: int, out_dir: Path, kind: str | None,
@@ -212,7 +240,9 @@ def generate(game: str, count: int, seed: int, out_dir: Path, kind: str | None,
     Running on a cluster); the same seed gives the same files either way.
     """
     from cli import generate as generate_cli
-    generate_cli.run(get(game), count, seed, out_dir, kind, turns, difficulty, workers,
+    chosen = get(game)
+    check_options(chosen, "generate", _present({"turns": turns}), None)
+    generate_cli.run(chosen, count, seed, out_dir, kind, turns, difficulty, workers,
                      scheduler)
 
 
@@ -228,7 +258,7 @@ def generate(game: str, count: int, seed: int, out_dir: Path, kind: str | None,
               help="CP-SAT seconds per case (default: the suite's).")
 @click.option("--cap", type=click.FloatRange(0, min_open=True), default=None,
               help="Seconds the exhaustive search may take per case (default: the suite's).")
-@click.option("--seed", type=int, default=0, show_default=True, help="CP-SAT random seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="CP-SAT random seed.")
 @scheduler_option("the cases (side by side; times are then the workers')")
 @user_errors
 def bench(suite_name: str, suite_file: Path | None, as_json: bool, plot: Path | None,

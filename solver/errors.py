@@ -7,7 +7,22 @@ nothing else about bad input ever reaches the user as a traceback.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+EXIT_OK = 0
+"""Exit status: done (for ``verify``: the solution holds)."""
+EXIT_DISAGREE = 1
+"""Exit status: the engine disagrees with the solver, or ``verify``/``show`` found the
+claimed solution wrong."""
+EXIT_BAD_INPUT = 2
+"""Exit status: bad input (a file, an option, a path to write), one line naming it."""
+EXIT_NO_ANSWER = 3
+"""Exit status: the time limit ran out before any answer was found."""
+EXIT_INTERRUPTED = 130
+"""Exit status: interrupted (Ctrl-C) before any answer was found (128 + SIGINT)."""
+
+_LINE = re.compile(r"\bline (\d+)")
 
 
 class InputError(Exception):
@@ -31,6 +46,12 @@ class InputError(Exception):
             place=self.place if self.place is not None else place,
         )
 
+    @property
+    def line(self) -> int | None:
+        """The file line named by :attr:`place` (``"line 4 (key 'x')"`` → 4), if any."""
+        match = _LINE.search(self.place or "")
+        return int(match.group(1)) if match else None
+
     def __str__(self) -> str:
         where = ": ".join(part for part in (self.path, self.place) if part)
         return f"{where}: {self.message}" if where else self.message
@@ -45,4 +66,12 @@ class EngineDisagreement(RuntimeError):
 
     This is a bug in the model or the engine, never bad input: the CLI exits with 1
     and shows both sides.
+    """
+
+
+class NoAnswer(Exception):
+    """The time limit ran out before any answer was found (exit status 3).
+
+    With an answer in hand a time limit is not an error: the answer is printed,
+    marked not proven optimal.
     """

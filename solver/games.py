@@ -60,10 +60,12 @@ def require_command(game: Game, command: str, path: Path) -> None:
                          path=path)
 
 
-def check_options(game: Game, command: str, given: dict[str, Any], path: Path) -> None:
+def check_options(game: Game, command: str, given: dict[str, Any], path: Path | None) -> None:
     """The one rule for options another game's files take: ``--draws is for Rift Valley files``.
 
-    ``given`` holds the options present on the command line (in their order there).
+    ``given`` holds the options present on the command line (in their order there);
+    every command checks them here (``solve``, ``verify``, ``perft``, ``play``,
+    ``generate`` — the last with no file).
     """
     accepted = game.options.get(command, frozenset())
     for name in given:
@@ -71,4 +73,6 @@ def check_options(game: Game, command: str, given: dict[str, Any], path: Path) -
             continue
         owners = [g.short for g in GAMES.values() if name in g.options.get(command, ())]
         option = "--" + name.replace("_", "-")
+        if not owners:
+            raise InputError(f"{option} does not apply to {game.short}", path=path)
         raise InputError(f"{option} is for {' or '.join(owners)} files", path=path)

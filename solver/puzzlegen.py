@@ -27,7 +27,7 @@ from solver.errors import InputError
 from solver.executor import Executor, LocalExecutor, in_order
 from solver.games import GAMES
 from solver.protocol import Made
-from solver.tomlfile import atomic_write_text
+from solver.tomlfile import atomic_write_text, make_folder
 
 DIFFICULTIES = ("easy", "medium", "hard")
 
@@ -106,7 +106,7 @@ def generate(request: Request, progress: Callable[[int, int], None] | None = Non
     puzzle did not suffice.
     """
     check_request(request)
-    request.out.mkdir(parents=True, exist_ok=True)
+    make_folder(request.out)
     with (nullcontext(executor) if executor is not None
           else LocalExecutor(request.workers)) as runner, \
             closing(runner.map_unordered(run_candidate, _tasks(request))) as results:

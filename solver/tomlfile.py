@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import tempfile
 import tomllib
 from collections.abc import Iterable, Iterator, Mapping
@@ -23,6 +24,12 @@ _LINE_COL = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 _SUPPLIED: ContextVar[Mapping[str, str]] = ContextVar("supplied_texts",
                                                 default=MappingProxyType({}))
+
+MAX_FILE_BYTES = 1_000_000
+"""Largest position file read (the biggest real one is a few kilobytes)."""
+
+MAX_NESTING = 50
+"""Deepest nesting of TOML arrays and inline tables accepted (position files need 2)."""
 
 
 @contextmanager
@@ -42,19 +49,28 @@ def supplied_texts(texts: Mapping[str, str]) -> Iterator[None]:
 
 
 def read_text(path: str | Path) -> str:
-    """The text of ``path`` (supplied, or from disk); InputError naming the file if unreadable."""
+    """The text of ``path`` (supplied, or from disk); InputError naming the file if unreadable.
+
+    Only regular files are opened (a FIFO or device would block or never end).
+    """
     path = Path(path)
     supplied = _SUPPLIED.get().get(str(path))
     if supplied is not None:
         return supplied
     try:
+        info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
+            raise InputError("is a directory, not a position file", path=path)
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError("not a regular file (a pipe or device?)", path=path)
+        if info.st_size > MAX_FILE_BYTES:
+            raise InputError(f"{info.st_size:,} bytes; position files are at most "
+                             f"{MAX_FILE_BYTES:,}", path=path)
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise InputError("no such file", path=path) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a position file", path=path) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read: {exc}", path=path) from None
+        raise InputError(f"cannot read: {_reason(exc)}", path=path) from None
 
 
 def load_toml(path: str | Path) -> tuple[dict[str, Any], str]:
@@ -64,16 +80,66 @@ def load_toml(path: str | Path) -> tuple[dict[str, Any], str]:
     return parse_toml(text, path), text
 
 
+def _reason(exc: Exception) -> str:
+    """An OS error without the file name (the message names the file already)."""
+    return getattr(exc, "strerror", None) or str(exc)
+
+
 def parse_toml(text: str, path: str | Path | None = None) -> dict[str, Any]:
     """Parse TOML text; a syntax error becomes an InputError naming line and column."""
+    deep = _too_deep(text)
+    if deep is not None:
+        raise InputError(f"arrays or tables nested more than {MAX_NESTING} deep", path=path,
+                         place=f"line {deep}")
     try:
         return tomllib.loads(text)
+    except RecursionError:
+        raise InputError("nested too deeply", path=path) from None
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         match = _LINE_COL.search(message)
         place = f"line {match.group(1)}, column {match.group(2)}" if match else None
         message = _LINE_COL.sub("", message).strip()
         raise InputError(f"malformed TOML: {message}", path=path, place=place) from None
+
+
+def _too_deep(text: str) -> int | None:
+    """The line where brackets/braces (outside strings and comments) open past
+    :data:`MAX_NESTING` levels, or None. A cheap over-count: ``[[table]]`` headers
+    close on their line, so only real nesting adds up."""
+    depth = 0
+    quote = ""
+    line = 1
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\n":
+            line += 1
+        if quote:
+            if ch == "\\" and quote[0] == '"':
+                line += text[i + 1:i + 2] == "\n"
+                i += 2
+                continue
+            if text.startswith(quote, i):
+                i += len(quote)
+                quote = ""
+                continue
+        elif ch in "\"'":
+            quote = ch * 3 if text.startswith(ch * 3, i) else ch
+            i += len(quote)
+            continue
+        elif ch == "#":
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return line
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+        i += 1
+    return None
 
 
 def key_line(text: str, key: str) -> int | None:
@@ -171,20 +237,44 @@ def board_text_line(text: str, key: str, row: int) -> int | None:
     return None
 
 
+def make_folder(path: str | Path) -> None:
+    """Create folder ``path`` and its parents; InputError naming it when that fails."""
+    path = Path(path)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise InputError("exists and is not a folder", path=path) from None
+    except OSError as exc:
+        raise InputError(f"cannot create this folder: {_reason(exc)}", path=path) from None
+
+
 def atomic_write_text(path: str | Path, text: str) -> None:
     """Write ``text`` to ``path`` atomically (temp file in the same folder, then rename)."""
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (temp file in the same folder, then rename)."""
+    """Write ``data`` to ``path`` atomically (temp file in the same folder, then rename).
+
+    Missing parent folders are created; a path that cannot be written (a parent
+    is a file, no permission, a folder in the way) is an InputError naming it.
+    """
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    if path.is_dir():
+        raise InputError("is a folder; give a file name to write", path=path)
+    make_folder(path.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise InputError(f"cannot write here: {_reason(exc)}", path=path) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual file mode
         os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise InputError(f"cannot write here: {_reason(exc)}", path=path) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

@@ -90,7 +90,7 @@ def test_show_replays_a_claimed_solution(tmp_path):
     assert result.exit_code == 0 and "engine: legal; red gains 0" in result.stdout
     bad = write(tmp_path, GOOD + '\n[solution]\nvalue = 0\nline = ["a1-c1 #e3 #d1"]\n')
     result = run("show", bad)
-    assert result.exit_code == 0 and "illegal: turn 1, action 2 '#e3'" in result.stdout
+    assert result.exit_code == 1 and "illegal: turn 1, action 2 '#e3'" in result.stdout
 
 
 def test_perft_json_matches_engine():

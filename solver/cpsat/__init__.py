@@ -1,6 +1,9 @@
 """The one CP-SAT solve harness every game's model goes through."""
 
+from solver.cpsat.deadline import Deadline
 from solver.cpsat.harness import (
+    SEED_MAX,
+    SEED_MIN,
     SolveParams,
     SolveResult,
     ctrl_c_ends_run,
@@ -10,6 +13,9 @@ from solver.cpsat.harness import (
 )
 
 __all__ = [
+    "SEED_MAX",
+    "SEED_MIN",
+    "Deadline",
     "SolveParams",
     "SolveResult",
     "ctrl_c_ends_run",

@@ -3,8 +3,10 @@
 Game-neutral: it takes a built ``cp_model.CpModel`` and returns a
 :class:`SolveResult` plus the solver (for reading values). Ctrl-C during a
 solve stops the search and returns the best solution found so far instead of
-raising, so callers can still print it; inside :func:`ctrl_c_ends_run` (a driver
-running many solves) it then raises KeyboardInterrupt to end the whole run.
+raising, so callers can still print it (``SolveResult.interrupted``); inside
+:func:`ctrl_c_ends_run` (a driver running many solves) it then raises
+KeyboardInterrupt to end the whole run. A :class:`~solver.cpsat.deadline.Deadline`
+in :class:`SolveParams` caps the solve at what is left of the command's time limit.
 """
 
 from __future__ import annotations
@@ -21,8 +23,15 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
+from solver.cpsat.deadline import Deadline
+from solver.errors import NoAnswer
+
 ProgressFn = Callable[[float, float, float], None]
 """Called on every improving solution with ``(objective, best_bound, wall_seconds)``."""
+
+SEED_MIN, SEED_MAX = -(2**31), 2**31 - 1
+"""CP-SAT's ``random_seed`` is a 32-bit signed integer."""
+
 
 
 def default_workers() -> int:
@@ -44,6 +53,18 @@ class SolveParams:
     seed: int = 0
     log: bool = False
     settings: Mapping[str, Any] = field(default_factory=dict)
+    deadline: Deadline | None = None
+    """The command's clock (:meth:`started`); solves get at most what is left of it."""
+
+    def started(self) -> SolveParams:
+        """A copy whose :attr:`time_limit` counts from now for everything that follows."""
+        return self if self.deadline is not None else replace(self, deadline=Deadline(
+            self.time_limit))
+
+    def check(self) -> None:
+        """NoAnswer once the command's deadline has passed (call it in long loops)."""
+        if self.deadline is not None:
+            self.deadline.check()
 
     def with_time_limit(self, seconds: float | None) -> SolveParams:
         """A copy with another time limit."""
@@ -97,8 +118,12 @@ def _configure(solver: cp_model.CpSolver, params: SolveParams) -> None:
     p.num_workers = params.workers
     p.random_seed = params.seed
     p.log_search_progress = params.log
-    if params.time_limit is not None:
-        p.max_time_in_seconds = max(0.001, float(params.time_limit))
+    p.catch_sigint_signal = False  # Ctrl-C is handled by _stop_on_sigint
+    limits = [params.time_limit] if params.time_limit is not None else []
+    if params.deadline is not None and params.deadline.remaining() is not None:
+        limits.append(params.deadline.remaining())
+    if limits:
+        p.max_time_in_seconds = max(0.001, float(min(limits)))
 
 
 _CTRL_C_ENDS_RUN: ContextVar[bool] = ContextVar("ctrl_c_ends_run", default=False)
@@ -140,16 +165,15 @@ def _stop_on_sigint(solver: cp_model.CpSolver, flag: list[bool]) -> Iterator[Non
 
 def _run(solver: cp_model.CpSolver, model: cp_model.CpModel,
          callback: cp_model.CpSolverSolutionCallback | None) -> Any:
-    """``solver.solve(model, callback)``; inside :func:`ctrl_c_ends_run`, Ctrl-C reaches Python.
+    """``solver.solve(model, callback)`` with Ctrl-C reaching Python.
 
-    CP-SAT normally catches Ctrl-C itself (it stops and returns its best answer,
-    and Python never hears of it). To end a whole run, the solve runs in a
-    helper thread with CP-SAT's own catching off while this (main) thread waits
-    in short steps, so the handler of :func:`_stop_on_sigint` runs at once.
+    CP-SAT's own catching of Ctrl-C is off (:func:`_configure`): in the main
+    thread the solve runs in a helper thread while this thread waits in short
+    steps, so the handler of :func:`_stop_on_sigint` runs at once (it stops the
+    search, keeping the best solution, and records the interruption).
     """
-    if not _CTRL_C_ENDS_RUN.get() or threading.current_thread() is not threading.main_thread():
+    if threading.current_thread() is not threading.main_thread():
         return solver.solve(model, callback) if callback else solver.solve(model)
-    solver.parameters.catch_sigint_signal = False
     outcome: dict[str, Any] = {}
 
     def work() -> None:
@@ -218,12 +242,15 @@ def enumerate_projections(
     model: cp_model.CpModel,
     variables: Sequence[cp_model.IntVar],
     params: SolveParams,
+    progress: Callable[[int], None] | None = None,
 ) -> set[tuple[int, ...]]:
     """All distinct value tuples of ``variables`` over the model's solutions.
 
     Runs CP-SAT's solution enumeration (single worker, presolve off, as enumeration
     requires) and projects every solution onto ``variables``; auxiliary variables
     that multiply solutions are deduplicated away. The model must have no objective.
+    ``progress(distinct so far)`` is called on each new tuple. Raises NoAnswer when
+    the time limit stops the enumeration, KeyboardInterrupt when Ctrl-C does.
     """
     if model.has_objective():
         raise ValueError("enumeration needs a model without objective")
@@ -234,7 +261,10 @@ def enumerate_projections(
             self.seen: set[tuple[int, ...]] = set()
 
         def on_solution_callback(self) -> None:
+            before = len(self.seen)
             self.seen.add(tuple(self.value(v) for v in variables))
+            if progress and len(self.seen) > before:
+                progress(len(self.seen))
 
     solver = cp_model.CpSolver()
     _configure(solver, replace(params, workers=1))
@@ -243,6 +273,9 @@ def enumerate_projections(
     interrupted = [False]
     with _stop_on_sigint(solver, interrupted):
         code = _run(solver, model, collector)
+    if interrupted[0]:
+        raise KeyboardInterrupt
     if code != cp_model.OPTIMAL and code != cp_model.INFEASIBLE:
-        raise TimeoutError(f"enumeration did not finish ({_STATUS.get(code, code)})")
+        raise NoAnswer(f"the enumeration did not finish within the time limit "
+                       f"({len(collector.seen)} found so far; {_STATUS.get(code, code)})")
     return collector.seen

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -49,14 +50,39 @@ def _header(file: Path, position: Position) -> Text:
 
 
 def show(file: Path, screen: Screen) -> int:
-    """Draw the position in ``file`` with scores, and its claimed solution if any."""
+    """Draw the position in ``file`` with scores, and its claimed solution replayed by the
+    engine if any; exit status 1 when that solution is illegal."""
     position = load(file)
     screen.print(_header(file, position))
     screen.print(render_board(position))
-    if position.solution is not None:
-        screen.print(f"claimed solution: value {position.solution.value}, draws "
-                     + ", ".join(position.solution.draws))
+    solution = position.solution
+    if solution is None:
+        return 0
+    screen.print(f"claimed solution: value {solution.value}, draws "
+                 + (", ".join(solution.draws) or "none"))
+    draws, final, value, message = _replay_solution(file, position, DEFAULT_RULES)
+    if final is None:
+        screen.print(f"[bold red]engine: the draws are illegal[/]: {escape(message)}")
+        return 1
+    screen.print(f"engine: {len(draws)} legal draws, {position.player} scores {value}")
     return 0
+
+
+def _replay_solution(file: Path, position: Position, rules: Rules):
+    """``(draws, final position or None if illegal, engine score, message)`` of [solution]."""
+    solution = position.solution
+    draws = []
+    for number, text in enumerate(solution.draws, start=1):
+        try:
+            draws.append(parse_draw(text, position.grid))
+        except InputError as exc:
+            raise InputError(exc.message, path=file,
+                             place=f"solution.draws {number} '{text}'") from None
+    try:
+        final = engine.play_draws(position, draws, rules)
+    except engine.IllegalDraw as exc:
+        return draws, None, None, str(exc)
+    return draws, final, engine.score(final, position.player).total, ""
 
 
 def verify(file: Path, as_json: bool, screen: Screen, rules: Rules = DEFAULT_RULES) -> int:
@@ -65,23 +91,10 @@ def verify(file: Path, as_json: bool, screen: Screen, rules: Rules = DEFAULT_RUL
     solution = position.solution
     if solution is None:
         raise InputError("no [solution] table to verify", path=file)
-    draws = []
-    for number, text in enumerate(solution.draws, start=1):
-        try:
-            draws.append(parse_draw(text, position.grid))
-        except InputError as exc:
-            raise InputError(exc.message, path=file,
-                             place=f"solution.draws {number} '{text}'") from None
-    value = None
-    try:
-        final = engine.play_draws(position, draws, rules)
-    except engine.IllegalDraw as exc:
-        ok, message = False, str(exc)
-        final = None
-    else:
-        value = engine.score(final, position.player).total
-        ok = value == solution.value
-        message = "" if ok else f"the solution claims {solution.value}, the engine scores {value}"
+    draws, final, value, message = _replay_solution(file, position, rules)
+    ok = final is not None and value == solution.value
+    if final is not None and not ok:
+        message = f"the solution claims {solution.value}, the engine scores {value}"
     if as_json:
         screen.json({"game": "rift-valley", "ok": ok, "message": message,
                      "claimed": solution.value, "value": value})

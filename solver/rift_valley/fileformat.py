@@ -20,6 +20,8 @@ from solver.rift_valley.notation import format_trail, parse_trail
 from solver.rift_valley.position import (
     AREA_COUNT,
     COLOURS,
+    MAX_BOARD_COLS,
+    MAX_BOARD_ROWS,
     RIFTS,
     TERRAIN,
     Board,
@@ -124,6 +126,11 @@ def _grid_rows(value: str, key: str, text: str, path: str | Path | None) -> list
 
 def _read_board(terrain_text: str, areas_text: str, text: str, path: str | Path | None) -> Board:
     terrain_rows = _grid_rows(terrain_text, "terrain", text, path)
+    widest = max(len(row) for row in terrain_rows)
+    if len(terrain_rows) > MAX_BOARD_ROWS or widest > MAX_BOARD_COLS:
+        raise InputError(f"the terrain is {widest} columns × {len(terrain_rows)} rows; boards "
+                         f"are at most {MAX_BOARD_COLS} × {MAX_BOARD_ROWS}", path=path,
+                         place=place_of(text, "terrain"))
     area_rows = _grid_rows(areas_text, "areas", text, path)
     rows, cols = len(terrain_rows), len(terrain_rows[0])
     if (len(area_rows), len(area_rows[0])) != (rows, cols):

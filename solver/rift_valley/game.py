@@ -30,6 +30,7 @@ class RiftValley:
         "solve": frozenset({"draws", "stops_block_all_colours"}),
         "verify": frozenset({"stops_block_all_colours"}),
         "play": frozenset({"players", "stops_block_all_colours"}),
+        "generate": frozenset(),
     }
     horizon_unit = "draws"
     plot_colours = {"max-score": "tab:green"}

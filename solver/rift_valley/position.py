@@ -26,6 +26,11 @@ TERRAIN_NAMES: dict[str, str] = {
     TREE: "tree", WATER: "water", RIFT_WE: "rift (west-east)", RIFT_NS: "rift (north-south)",
 }
 
+MAX_BOARD_ROWS = 30
+MAX_BOARD_COLS = 30
+"""Largest board read (real boards are 12 columns × 10 rows); larger ones are refused
+with a clear message rather than searched for minutes."""
+
 AREA_COUNT = 9
 """[D] Every board has exactly 9 areas, each a 4-connected set of cells."""
 

@@ -65,7 +65,7 @@ def solve_max_score(position: Position, draws: int | None = None,
     an engine score below the model's, or any difference at a proven
     optimum, is a disagreement.
     """
-    params = params or SolveParams()
+    params = (params or SolveParams()).started()
     if draws is not None:
         position = position.replace(draws=draws)
     validate(position, rules)

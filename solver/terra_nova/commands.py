@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from rich.markup import escape
 from rich.table import Table
 
 from solver.cpsat import SolveParams
@@ -39,7 +40,8 @@ def load(file: Path) -> Position:
 
 
 def show(file: Path, screen: Screen) -> int:
-    """Draw the position in ``file``, with its puzzle and claimed solution if any."""
+    """Draw the position in ``file``, with its puzzle and claimed solution if any;
+    exit status 1 when the engine finds that solution illegal."""
     position = load(file)
     screen.print(f"[bold]{file}[/]")
     screen.print(render_position(position))
@@ -48,14 +50,13 @@ def show(file: Path, screen: Screen) -> int:
         details = [p.kind] + [f"{k} {v}" for k, v in (("turns", p.turns),
                               ("objective", p.objective), ("target", p.target)) if v is not None]
         screen.print("puzzle: " + ", ".join(details))
-    if position.solution is not None:
-        _show_solution(file, position, screen)
+    legal = position.solution is None or _show_solution(file, position, screen)
     if engine.game_over(position):
         screen.print("[italic]the game is over in this position[/]")
-    return 0
+    return 0 if legal else 1
 
 
-def _show_solution(file: Path, position: Position, screen: Screen) -> None:
+def _show_solution(file: Path, position: Position, screen: Screen) -> bool:
     """Print the claimed solution and what the engine makes of it (verify judges it)."""
     solution = position.solution
     try:
@@ -68,10 +69,12 @@ def _show_solution(file: Path, position: Position, screen: Screen) -> None:
     try:
         result = engine.play_line(position, line)
     except engine.IllegalTurn as exc:
-        screen.print(f"engine: the line is illegal: {exc.place}: {exc.message}")
-        return
+        screen.print(f"[bold red]engine: the line is illegal[/]: {escape(str(exc.place))}: "
+                     f"{escape(exc.message)}")
+        return False
     screen.print(f"engine: legal; {position.to_move} gains {result.points}, "
                  f"the others {result.others}, in {result.actions} actions")
+    return True
 
 
 def _perft_table(title: str, turns: int, positions: int, wall: float) -> Table:
@@ -200,8 +203,9 @@ def _show_answer(file: Path, position: Position, answer: Answer, screen: Screen)
     screen.print(table)
     screen.print("after the line:")
     screen.print(render_position(answer.final, highlight=touched))
+    bound = "" if answer.bound is None else f"; bound {answer.bound}"
     proof = ("[bold green]proven optimal[/]" if answer.optimal
-             else "[bold yellow]not proven optimal (best found)[/]")
+             else f"[bold yellow]not proven optimal (best found{bound})[/]")
     screen.print(f"value {answer.value} points, others {answer.others}, {answer.actions} "
                  f"actions — {proof}")
     stats = ", ".join(f"{k} {v}" for k, v in answer.stats.items())
@@ -223,12 +227,22 @@ def verify(file: Path, as_json: bool, screen: Screen) -> int:
     return 0 if verdict.ok else 1
 
 
-def perft_via_model(file: Path, as_json: bool, screen: Screen) -> int:
-    """Count legal turns by enumerating the CP-SAT turn model's solutions."""
+def perft_via_model(file: Path, as_json: bool, screen: Screen,
+                    time_limit: float | None = None) -> int:
+    """Count legal turns by enumerating the CP-SAT turn model's solutions (slow: a
+    cross-check of the engine; a warning says so, a spinner counts, ``time_limit`` stops)."""
+    params = SolveParams(time_limit=time_limit, workers=1).started()
     with _located(file):
         position = read_position(file)
-        with screen.status("enumerating the turn model…"):
-            result = library.perft_via_model(position)
+        screen.note("perft via the model enumerates every solution of the CP-SAT turn model: "
+                    "minutes where the engine takes milliseconds"
+                    + ("" if time_limit else " (--time-limit stops it)"))
+        with screen.status("enumerating the turn model…") as status:
+            def counted(found: int) -> None:
+                if found % 100 == 0:
+                    status.update(f"enumerating the turn model: {found:,} solutions so far")
+
+            result = library.perft_via_model(position, params, progress=counted)
     if as_json:
         screen.json({"game": "terra-nova", "turns": result.turns, "positions": result.positions,
                      "wall_s": round(result.wall_s, 4), "via": "model"})

@@ -19,6 +19,9 @@ from solver.terra_nova.position import (
     COLOURS,
     EMPTY,
     LETTER_COLOUR,
+    MAX_BOARD_COLS,
+    MAX_BOARD_ROWS,
+    MAX_PUZZLE_TURNS,
     OBJECTIVES,
     PIECE_LETTER,
     PUZZLE_KINDS,
@@ -141,6 +144,11 @@ def _read_board(
         return f"line {line} (board row {r + 1})" if line else f"board row {r + 1}"
 
     width = len(rows[0])
+    if len(rows) > MAX_BOARD_ROWS or max(len(t) for t in rows) > MAX_BOARD_COLS:
+        raise InputError(
+            f"the board is {len(rows)} rows × {max(len(t) for t in rows)} columns; boards are "
+            f"at most {MAX_BOARD_ROWS} × {MAX_BOARD_COLS}", path=path,
+            place=place_of(text, "board"))
     exists, landscape, occupant = [], [], []
     for r, tokens in enumerate(rows):
         if len(tokens) != width:
@@ -210,6 +218,8 @@ def _read_puzzle(table: Any, text: str, path: str | Path | None) -> Puzzle | Non
         turns = require_type(turns, int, "puzzle.turns", text=text, path=path)
         if turns < 1:
             raise fail("turns must be at least 1", "turns")
+        if turns > MAX_PUZZLE_TURNS:
+            raise fail(f"turns = {turns}: puzzles span at most {MAX_PUZZLE_TURNS} turns", "turns")
     if objective == "max-points":
         if turns is None:
             raise fail("a max-points closing puzzle needs 'turns'", "puzzle")

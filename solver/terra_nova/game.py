@@ -24,8 +24,9 @@ class TerraNova:
         "show": frozenset(),
         "solve": frozenset({"turns"}),
         "verify": frozenset(),
-        "perft": frozenset({"via_model"}),
+        "perft": frozenset({"via_model", "time_limit"}),
         "play": frozenset({"turns", "out", "player_out_ends_game"}),
+        "generate": frozenset({"turns"}),
     }
     horizon_unit = "turns"
     plot_colours = {"best-turn": "tab:blue", "closing": "tab:purple"}
@@ -47,7 +48,7 @@ class TerraNova:
     def perft(self, path: Path, options: Options, as_json: bool, screen: Screen) -> int:
         from solver.terra_nova import commands
         if options["via_model"]:
-            return commands.perft_via_model(path, as_json, screen)
+            return commands.perft_via_model(path, as_json, screen, options["time_limit"])
         return commands.perft(path, as_json, screen)
 
     def play(self, paths: tuple[Path, ...], options: Options, seed: int, screen: Screen) -> int:

@@ -31,6 +31,17 @@ STONE = "#"
 PUZZLE_KINDS = ("best-turn", "closing")
 OBJECTIVES = ("max-points", "min-turns")
 
+MAX_PUZZLE_TURNS = 10
+"""Most turns a closing puzzle (``[puzzle] turns``, ``solve --turns``) may span. The
+model's candidate regions grow steeply with the horizon: 5 turns of the closing demo
+already take about 20 s to build; beyond 10 nothing is solved in useful time."""
+
+MAX_BOARD_ROWS = 30
+MAX_BOARD_COLS = 30
+"""Largest board read (the 2006 board is 13 rows × 15 columns). Larger boards are
+refused with a clear message: region search and drawing grow with the area, and a
+200×200 board took seconds just to show."""
+
 
 @dataclass(frozen=True)
 class Board:

@@ -19,12 +19,12 @@ from ortools.sat.python import cp_model
 
 from solver.cpsat import SolveParams, enumerate_projections, solve
 from solver.cpsat.objectives import Goal, Lexicographic, lexicographic
-from solver.errors import EngineDisagreement, InputError, PuzzleError
+from solver.errors import EngineDisagreement, InputError, NoAnswer, PuzzleError
 from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.model.geometry import ACTIONS_PER_TURN
 from solver.terra_nova.model.turn_model import TurnModel
 from solver.terra_nova.notation import Turn, format_turn, parse_line
-from solver.terra_nova.position import Position
+from solver.terra_nova.position import MAX_PUZZLE_TURNS, Position
 
 MIN_TURNS_DEFAULT_CAP = 6
 """Horizon searched by a min-turns puzzle whose file gives no ``turns``."""
@@ -60,6 +60,8 @@ class Answer:
     build_s: float
     final: Position
     stats: dict[str, Any] = field(default_factory=dict)
+    bound: int | None = None
+    """Proven upper bound on :attr:`value` (own points) when not proven optimal."""
 
     @property
     def key(self) -> tuple[int, ...]:
@@ -78,6 +80,8 @@ class Answer:
 def puzzle_of(position: Position, turns: int | None) -> tuple[str, int, int | None]:
     """``(kind, horizon, target)``: ``--turns`` wins over the file's [puzzle]; default best-turn."""
     if turns is not None:
+        if turns > MAX_PUZZLE_TURNS:
+            raise PuzzleError(f"--turns {turns}: at most {MAX_PUZZLE_TURNS} turns are solved")
         return "max-points", turns, None
     puzzle = position.puzzle
     if puzzle is None or puzzle.kind == "best-turn":
@@ -111,9 +115,11 @@ def solve_puzzle(position: Position, turns: int | None = None,
     """Solve the position's puzzle (or a max-points closing over ``turns`` turns).
 
     Raises PuzzleError when a min-turns target cannot be reached within the
-    horizon, EngineDisagreement when the engine does not reproduce the answer.
+    horizon, EngineDisagreement when the engine does not reproduce the answer,
+    NoAnswer when the time limit (counted from ``params.started()``, model
+    building included) leaves no line, KeyboardInterrupt on Ctrl-C without one.
     """
-    params = params or SolveParams()
+    params = (params or SolveParams()).started()
     engine.validate(position)
     kind, horizon, target = puzzle_of(position, turns)
     start = time.perf_counter()
@@ -135,11 +141,11 @@ def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
     """Best-turn or max-points: one exactly lexicographic objective (:func:`line_objective`):
     most own points, then fewest points to others, then (closing) fewest actions."""
     _note(progress, "building the model")
-    tm = TurnModel(position, horizon)
+    tm = TurnModel(position, horizon, check=params.check)
     build = time.perf_counter() - start
     objective = line_objective(tm, horizon, actions=kind != "best-turn")
     tm.model.maximize(objective.expr)
-    tm.hint_line(_first_line(position, horizon))
+    tm.hint_line(_first_line(position, horizon, params))
 
     def report(obj: float, best: float, wall: float) -> None:
         own, top = objective.leading(obj), objective.leading(best)
@@ -150,11 +156,16 @@ def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
     if not result.feasible:
         if result.status == "infeasible":
             return _forced_pass(position, kind, horizon, start, build, result)
-        raise PuzzleError(f"no line found within the time limit ({result.status})")
-    return _answer(position, kind, tm, solver, result, start, build)
+        if result.interrupted:
+            raise KeyboardInterrupt
+        raise NoAnswer(f"no line found within the time limit ({result.status})")
+    answer = _answer(position, kind, tm, solver, result, start, build)
+    if not answer.optimal and result.bound is not None:
+        answer.bound = objective.leading(result.bound)
+    return answer
 
 
-def _first_line(position: Position, turns: int) -> list[Turn]:
+def _first_line(position: Position, turns: int, params: SolveParams) -> list[Turn]:
     """A legal line to hint the search with: the engine's first legal turn, each turn.
 
     Only a starting point — CP-SAT still proves optimality on its own model — so a
@@ -163,6 +174,7 @@ def _first_line(position: Position, turns: int) -> list[Turn]:
     line: list[Turn] = []
     current = position
     for _ in range(turns):
+        params.check()
         turn = next(iter(engine.legal_turns(current)), ())
         line.append(turn)
         current = engine.apply_turn(current, turn, advance=False).position
@@ -213,26 +225,25 @@ def _min_turns(position: Position, cap: int, target: int | None, params: SolvePa
     for horizon in range(1, cap + 1):
         _note(progress, f"trying {horizon} turn(s) for {target} points")
         t0 = time.perf_counter()
-        tm = TurnModel(position, horizon)
+        tm = TurnModel(position, horizon, check=params.check)
         build += time.perf_counter() - t0
         tm.model.add(tm.own_points() >= target)
         tm.model.minimize(tm.actions())
-        remaining = params.time_limit
-        if remaining is not None:
-            remaining = max(0.01, remaining - (time.perf_counter() - start))
-        solver, result = solve(tm.model,
-                               params.with_time_limit(remaining).with_settings(**settings()))
+        solver, result = solve(tm.model, params.with_settings(**settings()))
         if result.feasible:
             answer = _answer(position, "min-turns", tm, solver, result, start, build)
             answer.optimal = answer.optimal and proven
             return answer
+        if result.interrupted:
+            raise KeyboardInterrupt
         if result.status != "infeasible":
             proven = False
-            if result.interrupted or (params.time_limit is not None
-                                      and time.perf_counter() - start >= params.time_limit):
+            if params.deadline is not None and params.deadline.expired():
                 break
-    raise PuzzleError(f"{target} points cannot be reached within {cap} turn(s)"
-                      + ("" if proven else " (not proven: the time limit was hit)"))
+    if not proven:
+        raise NoAnswer(f"no line reaching {target} points found within the time limit "
+                       f"(up to {cap} turn(s) tried)")
+    raise PuzzleError(f"{target} points cannot be reached within {cap} turn(s)")
 
 
 def _replay(position: Position, answer: Answer) -> None:
@@ -281,7 +292,7 @@ def verify_solution(position: Position) -> Verdict:
     except InputError as exc:
         return Verdict(False, f"illegal: {exc}")
     puzzle = position.puzzle
-    if puzzle is not None and puzzle.kind == "best-turn" and len(line) != 1:
+    if (puzzle is None or puzzle.kind == "best-turn") and len(line) != 1:
         return Verdict(False, f"a best-turn solution has 1 turn, not {len(line)}", outcome.points)
     if puzzle is not None and puzzle.kind == "closing":
         if puzzle.objective == "max-points" and len(line) != puzzle.turns:
@@ -305,20 +316,22 @@ class ModelPerft:
     wall_s: float
 
 
-def perft_via_model(position: Position, params: SolveParams | None = None) -> ModelPerft:
+def perft_via_model(position: Position, params: SolveParams | None = None,
+                    progress: Callable[[int], None] | None = None) -> ModelPerft:
     """Count legal turns (and resulting positions) by enumerating the one-turn model.
 
     Projects every solution on the answer variables (source, destination and stone
     cell per step) plus the final state, so auxiliary variables do not multiply
     the count. A player without any legal sequence passes (one turn, one position).
+    ``progress(distinct solutions so far)``; NoAnswer past the time limit.
     """
-    params = params or SolveParams()
+    params = (params or SolveParams()).started()
     engine.validate(position)
     start = time.perf_counter()
-    tm = TurnModel(position, 1)
+    tm = TurnModel(position, 1, check=params.check)
     answer = tm.answer_vars()
     state = tm.state_vars()
-    seen = enumerate_projections(tm.model, answer + state, params)
+    seen = enumerate_projections(tm.model, answer + state, params, progress=progress)
     if not seen:
         return ModelPerft(1, 1, time.perf_counter() - start)
     k = len(answer)

@@ -66,9 +66,11 @@ class Candidate:
 class Geometry:
     """Precomputed reach, stone cells and candidate regions for ``turns`` turns of ``position``."""
 
-    def __init__(self, position: Position, turns: int) -> None:
+    def __init__(self, position: Position, turns: int,
+                 check: Callable[[], None] | None = None) -> None:
         self.position = position
         self.turns = turns
+        self.check = check  # called often by the candidate search; raises to stop it
         self.steps = ACTIONS_PER_TURN * turns
         grid = position.grid
         self.n = grid.size
@@ -251,7 +253,7 @@ def candidate_regions(geo: Geometry) -> tuple[Candidate, ...]:
         cuttable[x] = True
     free = [not s for s in geo.stone0]
     reachable = set(geo.reach)
-    search = _CutSearch(nbrs, free, cuttable, land, budget, geo.may_share_turns)
+    search = _CutSearch(nbrs, free, cuttable, land, budget, geo.may_share_turns, geo.check)
     found: list[tuple[int, ...]] = []
     for seed in range(geo.n):
         if free[seed]:
@@ -290,7 +292,9 @@ class _CutSearch:
     """
 
     def __init__(self, nbrs, free, cuttable, land, budget: int,
-                 schedulable: Callable[[set[int]], bool]) -> None:
+                 schedulable: Callable[[set[int]], bool],
+                 check: Callable[[], None] | None = None) -> None:
+        self.check = check or (lambda: None)
         self.nbrs = nbrs
         self.schedulable = schedulable
         self.free = free
@@ -326,6 +330,7 @@ class _CutSearch:
         return seen
 
     def _rec(self, s: set[int], x: set[int], lands: set[int]) -> None:
+        self.check()
         while True:
             frontier = sorted({b for c in s for b in self.nbrs[c]
                                if self.free[b] and b not in s and b not in x})

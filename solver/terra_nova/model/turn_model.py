@@ -32,6 +32,7 @@ This module shares no legality or scoring code with the reference engine.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
@@ -55,6 +56,10 @@ MAX_NEW_REGIONS = 3
 """One stone closes at most 3 regions (its 6 neighbours form at most 3 separate arcs)."""
 
 
+def _never() -> None:
+    """The default ``check``: no deadline."""
+
+
 @dataclass
 class RegionScore:
     """Score literals of one candidate closing at one step."""
@@ -73,10 +78,12 @@ class TurnModel:
     :meth:`actions`, solve, then :meth:`line` reads the turns back.
     """
 
-    def __init__(self, position: Position, turns: int, geometry: Geometry | None = None) -> None:
+    def __init__(self, position: Position, turns: int, geometry: Geometry | None = None,
+                 check: Callable[[], None] | None = None) -> None:
         self.position = position
         self.turns = turns
-        self.geo = geometry or Geometry(position, turns)
+        self.check = check or _never
+        self.geo = geometry or Geometry(position, turns, check=self.check)
         self.model = cp_model.CpModel()
         self.steps = ACTIONS_PER_TURN * turns
         self.grid = position.grid
@@ -111,6 +118,7 @@ class TurnModel:
         self.scores: list[RegionScore] = []
         self._region_vars()
         for s in range(self.steps):
+            self.check()
             self._step(s)
         self._supply()
         for t in range(self.turns):

@@ -1,0 +1,371 @@
+"""Never a traceback, never a hang (issue 13): limits, interrupts, bad paths, exit codes.
+
+Each test here failed before its fix: deep TOML nesting, out-of-range seeds,
+unwritable --out paths, Ctrl-C in a solve or an enumeration, time limits that
+did not cover model building, FIFOs, huge boards, and options that don't apply.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+from solver import tomlfile
+from solver.cpsat import Deadline, SolveParams
+from solver.errors import EXIT_INTERRUPTED, EXIT_NO_ANSWER, InputError, NoAnswer
+from solver.terra_nova import solve as tn_solve
+from solver.terra_nova.fileformat import read_position
+from solver.terra_nova.model.turn_model import TurnModel
+from solver.terra_nova.position import MAX_BOARD_COLS, MAX_PUZZLE_TURNS
+
+ROOT = Path(__file__).resolve().parent.parent
+TN = ROOT / "positions" / "terra-nova"
+RV = ROOT / "positions" / "rift-valley"
+CLOSING = TN / "puzzles" / "closing-demo.toml"
+BEST_TURN = TN / "puzzles" / "best-turn-majority.toml"
+RV_POSITION = RV / "boards" / "crater.toml"
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def one_line_error(result, code: int, *needles: str) -> None:
+    """Exit ``code``, no traceback, the error as the one last line on stderr (after any
+    progress or warning) holding all ``needles``."""
+    assert result.exit_code == code, (result.exit_code, result.output, result.exception)
+    assert not isinstance(result.exception, Exception) or isinstance(
+        result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    last = result.stderr.strip().splitlines()[-1]
+    for needle in needles:
+        assert needle in last, (needle, result.stderr)
+
+
+def write(tmp_path: Path, text: str, name: str = "pos.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# ---------------------------------------------------------------- 1. deep nesting
+
+@pytest.mark.parametrize("junk", ["[" * 500 + "]" * 500, "{a=" * 500 + "1" + "}" * 500])
+def test_deeply_nested_toml_is_a_located_error(tmp_path, junk):
+    path = write(tmp_path, CLOSING.read_text() + f"\njunk = {junk}\n")
+    line = len(CLOSING.read_text().splitlines()) + 2
+    for command in ("show", "solve", "verify"):
+        one_line_error(run(command, path), 2, str(path), f"line {line}", "nested")
+
+
+def test_nesting_inside_strings_and_comments_is_not_counted():
+    text = 'a = "' + "[" * 80 + '"\n# ' + "{" * 80 + "\nb = '''" + "[" * 80 + "'''\n"
+    assert set(tomlfile.parse_toml(text)) == {"a", "b"}
+
+
+# ---------------------------------------------------------------- 2. seeds
+
+@pytest.mark.parametrize("seed", ["2147483648", "-2147483649"])
+def test_seed_out_of_range_is_a_usage_error(seed):
+    for args in (("solve", BEST_TURN), ("bench",), ("play", BEST_TURN), ("generate", "rift-valley",
+                                                                          "--out", "x")):
+        result = run(*args, "--seed", seed)
+        assert result.exit_code == 2, result.output
+        assert "is not in the range -2147483648<=x<=2147483647" in result.output
+
+
+def test_seed_at_the_edge_solves():
+    assert run("solve", BEST_TURN, "--seed", "2147483647", "--workers", "1").exit_code == 0
+
+
+# ---------------------------------------------------------------- 3-5. output paths
+
+def test_generate_out_below_a_file(tmp_path):
+    blocker = write(tmp_path, "x", "file")
+    out = blocker / "puzzles"
+    one_line_error(run("generate", "rift-valley", "--out", out, "--workers", "1"), 2,
+                   str(out), "cannot create")
+
+
+def test_generate_out_is_a_file(tmp_path):
+    blocker = write(tmp_path, "x", "file")
+    result = run("generate", "rift-valley", "--out", blocker, "--workers", "1")
+    one_line_error(result, 2, "is a file")
+
+
+def _deny_writes(monkeypatch):
+    """Writing anywhere fails as in a read-only folder (tests may run as root)."""
+    def denied(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+    monkeypatch.setattr(tomlfile.tempfile, "mkstemp", denied)
+
+
+def test_play_out_read_only(tmp_path, monkeypatch):
+    _deny_writes(monkeypatch)
+    out = tmp_path / "final.toml"
+    one_line_error(run("play", TN / "midgame-2p.toml", "--turns", "1", "--out", out), 2,
+                   str(out), "Permission denied")
+
+
+def test_play_out_really_read_only_folder(tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        if os.access(folder, os.W_OK):
+            pytest.skip("running with permission to write anywhere (root)")
+        out = folder / "final.toml"
+        one_line_error(run("play", TN / "midgame-2p.toml", "--turns", "1", "--out", out), 2,
+                       str(out))
+    finally:
+        folder.chmod(0o700)
+
+
+def test_generate_out_read_only(tmp_path, monkeypatch):
+    from solver import puzzlegen
+    from solver.protocol import Made
+    monkeypatch.setattr(puzzlegen, "run_candidate",
+                        lambda game, seed, kind, turns: Made('game = "x"\n', "easy", {}))
+    _deny_writes(monkeypatch)
+    one_line_error(run("generate", "terra-nova", "--out", tmp_path / "new", "--workers", "1",
+                       "--count", "1"), 2, str(tmp_path / "new"), "Permission denied")
+
+
+def test_play_out_creates_folders(tmp_path):
+    out = tmp_path / "no" / "such" / "dir" / "x.toml"
+    result = run("play", TN / "midgame-2p.toml", "--turns", "2", "--out", out)
+    assert result.exit_code == 0, result.output
+    assert read_position(out).players == read_position(TN / "midgame-2p.toml").players
+
+
+# ---------------------------------------------------------------- Ctrl-C
+
+def _interrupt_on_first_call(monkeypatch, module, name: str, argument: str) -> None:
+    """Wrap ``module.name`` so that its progress callback sends SIGINT on the first call."""
+    real = getattr(module, name)
+
+    def wrapped(*args, **kwargs):
+        sent = []
+
+        def progress(*values):
+            if not sent:
+                sent.append(True)
+                os.kill(os.getpid(), signal.SIGINT)
+        kwargs[argument] = progress
+        return real(*args, **kwargs)
+    monkeypatch.setattr(module, name, wrapped)
+
+
+def test_ctrl_c_during_perft_via_model_is_exit_130(monkeypatch):
+    _interrupt_on_first_call(monkeypatch, tn_solve, "enumerate_projections", "progress")
+    result = run("perft", CLOSING, "--via-model")
+    one_line_error(result, EXIT_INTERRUPTED, "interrupted")
+
+
+def test_ctrl_c_during_terra_nova_solve_prints_best_line_not_proven(monkeypatch):
+    _interrupt_on_first_call(monkeypatch, tn_solve, "solve", "progress")
+    result = run("solve", CLOSING, "--workers", "2")
+    assert result.exit_code == 0, result.output
+    assert "not proven optimal (best found; bound" in result.stdout
+    assert "Aborted" not in result.output
+
+
+def test_ctrl_c_while_building_is_exit_130_with_one_line(monkeypatch):
+    def interrupt(self):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(1)  # the KeyboardInterrupt arrives here
+    monkeypatch.setattr(SolveParams, "check", interrupt)
+    for args in (("solve", CLOSING), ("solve", CLOSING, "--json")):
+        result = run(*args)
+        one_line_error(result, EXIT_INTERRUPTED, "interrupted")
+    assert json.loads(result.stdout)["status"] == EXIT_INTERRUPTED
+
+
+# ---------------------------------------------------------------- 7. time limits
+
+def test_deadline_check_raises_no_answer():
+    Deadline(None).check()
+    expired = Deadline(0.0)
+    assert expired.expired() and expired.remaining() == 0.0
+    with pytest.raises(NoAnswer, match="time limit"):
+        expired.check()
+
+
+def test_model_building_stops_at_the_deadline():
+    position = read_position(CLOSING)
+    params = SolveParams(time_limit=0.001).started()
+    time.sleep(0.01)
+    with pytest.raises(NoAnswer):
+        TurnModel(position, 5, check=params.check)
+
+
+def test_time_limit_covers_model_building(tmp_path):
+    # Before: candidate enumeration for 8 turns ran for minutes past --time-limit 2.
+    start = time.monotonic()
+    result = run("solve", CLOSING, "--turns", "8", "--time-limit", "2", "--workers", "1")
+    elapsed = time.monotonic() - start
+    assert result.exit_code in (0, EXIT_NO_ANSWER), result.output
+    assert elapsed < 30
+    if result.exit_code == EXIT_NO_ANSWER:
+        one_line_error(result, EXIT_NO_ANSWER, "time limit")
+
+
+def test_puzzle_turns_have_an_upper_bound(tmp_path):
+    text = CLOSING.read_text()
+    assert "turns = " in text
+    import re
+    big = write(tmp_path, re.sub(r"turns = \d+", "turns = 50", text))
+    one_line_error(run("solve", big), 2, str(big), "line", f"at most {MAX_PUZZLE_TURNS}")
+    one_line_error(run("solve", CLOSING, "--turns", "50"), 2, str(CLOSING),
+                   f"at most {MAX_PUZZLE_TURNS}")
+
+
+def test_no_answer_has_its_own_exit_code_in_help():
+    assert "3 no answer" in " ".join(run("solve", "--help").output.split())
+
+
+# ---------------------------------------------------------------- 8. FIFO
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_fifo_is_rejected_at_once(tmp_path):
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)
+    code = "import sys; from cli.main import main; sys.argv[0] = 'boardsat'; main()"
+    done = subprocess.run([sys.executable, "-c", code, "show", str(fifo)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert str(fifo) in done.stderr and "not a regular file" in done.stderr
+
+
+# ---------------------------------------------------------------- 9. large boards
+
+def test_huge_terra_nova_board_is_refused_quickly(tmp_path):
+    row = " ".join(["a."] * 200)
+    text = ('game = "terra-nova"\nplayers = ["red", "yellow"]\nto_move = "red"\n'
+            'board = """\n' + "\n".join([row] * 200) + '\n"""\n')
+    path = write(tmp_path, text)
+    start = time.monotonic()
+    one_line_error(run("show", path), 2, str(path), f"at most {MAX_BOARD_COLS}")
+    assert time.monotonic() - start < 10
+
+
+def test_huge_rift_valley_board_is_refused(tmp_path):
+    grid = "\n".join([" ".join(["."] * 40)] * 40)
+    areas = "\n".join([" ".join(["1"] * 40)] * 40)
+    path = write(tmp_path, f'game = "rift-valley"\nrift_owner = "red"\nterrain = """\n{grid}\n"""'
+                           f'\nareas = """\n{areas}\n"""\n')
+    one_line_error(run("show", path), 2, str(path), "at most")
+
+
+# ---------------------------------------------------------------- 11. workers
+
+def test_generate_workers_capped_at_cores(monkeypatch, tmp_path):
+    from cli import generate as generate_cli
+    seen = {}
+    monkeypatch.setattr(generate_cli, "run", lambda game, count, seed, out, kind, turns,
+                        difficulty, workers: seen.setdefault("workers", workers))
+    assert run("generate", "rift-valley", "--out", tmp_path, "--workers", "64").exit_code == 0
+    assert seen["workers"] == (os.cpu_count() or 1)
+    assert "at most the machine's cores" in " ".join(run("generate", "--help").output.split())
+
+
+# ---------------------------------------------------------------- 12. progress in points
+
+def test_progress_reports_points():
+    notes: list[str] = []
+    answer = tn_solve.solve_puzzle(read_position(CLOSING), None, SolveParams(workers=1),
+                                   progress=notes.append)
+    found = [n for n in notes if n.startswith("best found")]
+    assert found and found[-1].startswith(f"best found: {answer.value} points")
+    bound = int(found[0].split("bound ")[1].split(")")[0])
+    assert answer.value <= bound < 1000
+
+
+# ---------------------------------------------------------------- 14. show replays RV solutions
+
+RV_ILLEGAL = '\n[solution]\nvalue = 7\ndraws = ["o a1", "o a1"]\n'
+
+
+def test_rift_valley_show_replays_the_solution(tmp_path):
+    path = write(tmp_path, RV_POSITION.read_text() + RV_ILLEGAL)
+    result = run("show", path)
+    assert result.exit_code == 1 and "illegal" in result.stdout
+    empty = write(tmp_path, RV_POSITION.read_text() + "\n[solution]\nvalue = 0\ndraws = []\n",
+                  "empty.toml")
+    result = run("show", empty)
+    assert result.exit_code == 0 and "engine: 0 legal draws" in result.stdout
+
+
+def test_terra_nova_empty_line_is_not_a_best_turn_solution(tmp_path):
+    text = (TN / "midgame-2p.toml").read_text() + "\n[solution]\nvalue = 0\nline = []\n"
+    result = run("verify", write(tmp_path, text))
+    assert result.exit_code == 1 and "1 turn, not 0" in result.stdout
+
+
+# ---------------------------------------------------------------- 15. options that don't apply
+
+@pytest.mark.parametrize("args, message", [
+    (("play", RV / "boards" / "crater.toml", "--players", "2", "--turns", "3"),
+     "--turns is for Terra Nova files"),
+    (("play", TN / "midgame-2p.toml", "--players", "3"), "--players is for Rift Valley files"),
+    (("play", TN / "midgame-2p.toml", "--stops-block-all-colours"),
+     "--stops-block-all-colours is for Rift Valley files"),
+    (("play", RV / "boards" / "crater.toml", "--players", "2", "--out", "x.toml"),
+     "--out is for Terra Nova files"),
+    (("generate", "rift-valley", "--turns", "2", "--out", "x"), "--turns is for Terra Nova"),
+])
+def test_options_that_do_not_apply_are_refused(args, message):
+    one_line_error(run(*args), 2, message)
+
+
+# ---------------------------------------------------------------- 16. --json errors
+
+def test_json_errors_are_a_json_object(tmp_path):
+    path = write(tmp_path, CLOSING.read_text().replace("to_move = ", "to_move = \n#"))
+    for command in ("solve", "verify", "perft"):
+        result = run(command, path, "--json")
+        assert result.exit_code == 2
+        error = json.loads(result.stdout)
+        assert error["file"] == str(path) and isinstance(error["line"], int)
+        assert error["error"] and error["status"] == 2
+    result = run("solve", tmp_path / "missing.toml", "--json")
+    assert json.loads(result.stdout)["line"] is None
+
+
+def test_no_answer_under_json(monkeypatch):
+    def no_time(self):
+        raise NoAnswer("no line found within the time limit")
+    monkeypatch.setattr(SolveParams, "check", no_time)
+    result = run("solve", CLOSING, "--json", "--time-limit", "1")
+    one_line_error(result, EXIT_NO_ANSWER, "no line found")
+    assert json.loads(result.stdout) == {"error": "no line found within the time limit",
+                                         "file": str(CLOSING), "line": None,
+                                         "status": EXIT_NO_ANSWER}
+
+
+def test_input_error_line_property():
+    assert InputError("x", place="line 4 (key 'a')").line == 4
+    assert InputError("x", place="cell d7").line is None
+
+
+def _nap(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
+
+
+def test_ctrl_c_in_generate_stops_the_worker_processes_at_once():
+    from solver.executor import LocalExecutor
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt), LocalExecutor(2) as executor:
+        for _done in executor.map_unordered(_nap, [(0.1,), (60,), (60,), (60,)]):
+            raise KeyboardInterrupt
+    assert time.monotonic() - start < 20  # before: waited for the 60 s tasks
