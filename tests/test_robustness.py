@@ -272,7 +272,7 @@ def test_generate_workers_capped_at_cores(monkeypatch, tmp_path):
     from cli import generate as generate_cli
     seen = {}
     monkeypatch.setattr(generate_cli, "run", lambda game, count, seed, out, kind, turns,
-                        difficulty, workers: seen.setdefault("workers", workers))
+                        difficulty, workers, *rest: seen.setdefault("workers", workers))
     assert run("generate", "rift-valley", "--out", tmp_path, "--workers", "64").exit_code == 0
     assert seen["workers"] == (os.cpu_count() or 1)
     assert "at most the machine's cores" in " ".join(run("generate", "--help").output.split())
@@ -282,7 +282,7 @@ def test_generate_workers_capped_at_cores(monkeypatch, tmp_path):
 
 def test_progress_reports_points():
     notes: list[str] = []
-    answer = tn_solve.solve_puzzle(read_position(CLOSING), None, SolveParams(workers=1),
+    answer = tn_solve.solve_puzzle(read_position(BEST_TURN), None, SolveParams(workers=1),
                                    progress=notes.append)
     found = [n for n in notes if n.startswith("best found")]
     assert found and found[-1].startswith(f"best found: {answer.value} points")
