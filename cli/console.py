@@ -82,10 +82,12 @@ def user_errors(func: F) -> F:
         except EngineDisagreement as exc:
             _fail(EXIT_DISAGREE, "engine disagrees with the solver", str(exc), as_json)
         except NoAnswer as exc:
-            _fail(EXIT_NO_ANSWER, "no answer", str(exc), as_json, path=_file_of(kwargs))
+            _fail(EXIT_NO_ANSWER, "no answer", _named(kwargs, str(exc)), as_json, str(exc),
+                  _file_of(kwargs))
         except KeyboardInterrupt:
-            _fail(EXIT_INTERRUPTED, "interrupted", "stopped by Ctrl-C before an answer "
-                  "was found", as_json, path=_file_of(kwargs))
+            message = "stopped by Ctrl-C before an answer was found"
+            _fail(EXIT_INTERRUPTED, "interrupted", _named(kwargs, message), as_json, message,
+                  _file_of(kwargs))
 
     return wrapper  # type: ignore[return-value]
 
@@ -93,6 +95,12 @@ def user_errors(func: F) -> F:
 def _file_of(kwargs: dict[str, Any]) -> str | None:
     file = kwargs.get("file")
     return None if file is None else str(file)
+
+
+def _named(kwargs: dict[str, Any], message: str) -> str:
+    """``FILE: message`` when the command has a FILE."""
+    file = _file_of(kwargs)
+    return message if file is None else f"{file}: {message}"
 
 
 def _fail(status: int, label: str, text: str, as_json: bool, message: str | None = None,

@@ -6,6 +6,7 @@ import sys
 import time
 from pathlib import Path
 
+from rich import box
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -61,10 +62,18 @@ def run(game: Game, count: int, seed: int, out_dir: Path, kind: str | None, turn
                   soft_wrap=True)
         sys.exit(INTERRUPTED)
     note_ran_on(executor, scheduler)
-    table = Table(title=f"{len(written)} puzzles in {out_dir}")
-    for name in ("file", "candidate", "difficulty", "signals"):
-        table.add_column(name)
+    out.print(written_table(written, out_dir))
+
+
+def written_table(written: list, out_dir: Path) -> Table:
+    """The files written: names and numbers whole (never cut), signals wrap (80 columns)."""
+    table = Table(title=f"{len(written)} puzzles in {out_dir}", box=box.SIMPLE_HEAD,
+                  show_edge=False, padding=(0, 1, 0, 0))
+    table.add_column("file", no_wrap=True)
+    table.add_column("cand.", justify="right", no_wrap=True)
+    table.add_column("grade", no_wrap=True)
+    table.add_column("signals", overflow="fold")
     for item in written:
         signals = ", ".join(f"{k}={v}" for k, v in item.signals.items())
         table.add_row(item.path.name, str(item.candidate), item.difficulty, signals)
-    out.print(table)
+    return table

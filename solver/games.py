@@ -34,7 +34,7 @@ def game_of(path: str | Path) -> Game:
     key = data.get("game")
     if key is None:
         raise InputError("missing key 'game' (one of: " + ", ".join(GAMES) + ")", path=path)
-    if key not in GAMES:
+    if not isinstance(key, str) or key not in GAMES:
         raise InputError(
             f"unknown game {key!r} (one of: {', '.join(GAMES)})", path=path,
             place=place_of(text, "game"),

@@ -116,8 +116,10 @@ def solve_puzzle(position: Position, turns: int | None = None,
 
     Raises PuzzleError when a min-turns target cannot be reached within the
     horizon, EngineDisagreement when the engine does not reproduce the answer,
-    NoAnswer when the time limit (counted from ``params.started()``, model
-    building included) leaves no line, KeyboardInterrupt on Ctrl-C without one.
+    KeyboardInterrupt on Ctrl-C before any line. The time limit counts from
+    ``params.started()`` and covers building the model; when it runs out before
+    CP-SAT finds a line, the engine's first legal line is the answer (not proven
+    optimal); a min-turns puzzle without a line reaching its target raises NoAnswer.
     """
     params = (params or SolveParams()).started()
     engine.validate(position)
@@ -140,12 +142,16 @@ def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
               progress: Progress | None, start: float) -> Answer:
     """Best-turn or max-points: one exactly lexicographic objective (:func:`line_objective`):
     most own points, then fewest points to others, then (closing) fewest actions."""
+    first = _first_line(position, horizon, params)
     _note(progress, "building the model")
-    tm = TurnModel(position, horizon, check=params.check)
+    try:
+        tm = TurnModel(position, horizon, check=params.check)
+    except NoAnswer:
+        return _time_up(position, kind, first, start)
     build = time.perf_counter() - start
     objective = line_objective(tm, horizon, actions=kind != "best-turn")
     tm.model.maximize(objective.expr)
-    tm.hint_line(_first_line(position, horizon, params))
+    tm.hint_line(first)
 
     def report(obj: float, best: float, wall: float) -> None:
         own, top = objective.leading(obj), objective.leading(best)
@@ -158,7 +164,7 @@ def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
             return _forced_pass(position, kind, horizon, start, build, result)
         if result.interrupted:
             raise KeyboardInterrupt
-        raise NoAnswer(f"no line found within the time limit ({result.status})")
+        return _time_up(position, kind, first, start, build)
     answer = _answer(position, kind, tm, solver, result, start, build)
     if not answer.optimal and result.bound is not None:
         answer.bound = objective.leading(result.bound)
@@ -179,6 +185,19 @@ def _first_line(position: Position, turns: int, params: SolveParams) -> list[Tur
         line.append(turn)
         current = engine.apply_turn(current, turn, advance=False).position
     return line
+
+
+def _time_up(position: Position, kind: str, line: list[Turn], start: float,
+             build: float | None = None) -> Answer:
+    """The time limit ran out before CP-SAT found a line (often while building the model):
+    the engine's first legal line (:func:`_first_line`), not proven optimal, is the best
+    answer there is. Its points come from the engine; :func:`_replay` checks them again."""
+    outcome = engine.play_line(position, line)
+    wall = time.perf_counter() - start
+    return Answer(kind, line, outcome.points, outcome.others, outcome.actions,
+                  list(outcome.turn_points), list(outcome.turn_others), False,
+                  "time limit (the engine's first legal line)", wall,
+                  wall if build is None else build, position)
 
 
 def _forced_pass(position: Position, kind: str, horizon: int, start: float, build: float,
