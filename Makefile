@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test sweep lint bench clean
+.PHONY: run test sweep fuzz lint bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,6 +21,10 @@ test: $(STAMP)
 
 sweep: $(STAMP)
 	$(BIN)/python -m pytest -m sweep
+
+# 20,000 fuzz cases (10,000 per test, fresh randomness); make test runs 2,000 fixed ones.
+fuzz: $(STAMP)
+	BOARDSAT_FUZZ_EXAMPLES=10000 BOARDSAT_FUZZ_RANDOM=1 $(BIN)/python -m pytest tests/test_fuzz.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.cpsat import SolveParams
-from solver.errors import EngineDisagreement, InputError
+from solver.errors import EXIT_NO_ANSWER, EngineDisagreement, InputError, NoAnswer
 from solver.executor import Executor, in_order
 from solver.games import check_options, game_of, require_command
 from solver.tomlfile import read_text, supplied_texts
@@ -88,6 +88,8 @@ def check_file(job: Job, verify: bool, options: Mapping[str, Any],
     except EngineDisagreement as exc:
         return {"file": job.name, "error": f"engine disagrees with the solver: {exc}",
                 "status": 1}
+    except NoAnswer as exc:
+        return {"file": job.name, "error": str(exc), "status": EXIT_NO_ANSWER}
     return {"file": job.name, **(screen.obj or {}), "status": status}
 
 

@@ -39,8 +39,8 @@ READERS = {"terra-nova": read_tn, "rift-valley": read_rv, "terra-nova-kosmos": r
 EXIT_CODES = {0, 1, 2, 3}
 """Documented exit codes a file can cause (130 needs a Ctrl-C)."""
 
-DEFAULT_EXAMPLES = 1500
-"""Examples per test in ``make test`` (about 3,000 cases in all)."""
+DEFAULT_EXAMPLES = 1000
+"""Examples per test in ``make test`` (2,000 cases in all)."""
 FUZZ_EXAMPLES = 10000
 """Examples per test in ``make fuzz`` (20,000 cases in all)."""
 EXAMPLES = int(os.environ.get("BOARDSAT_FUZZ_EXAMPLES", DEFAULT_EXAMPLES))

@@ -404,3 +404,18 @@ def test_generate_table_keeps_file_names_whole(tmp_path):
     text = _render(written_table(written, tmp_path))
     assert name in text and "…" not in text
     assert max(len(line) for line in text.splitlines()) <= 80
+
+
+# ---------------------------------------------------------------- 19. perft --via-model
+
+def test_perft_via_model_warns_and_stops_at_its_time_limit():
+    start = time.monotonic()
+    result = run("perft", CLOSING, "--via-model", "--time-limit", "1")
+    assert time.monotonic() - start < 60  # before: 387 s, no way to stop it
+    one_line_error(result, EXIT_NO_ANSWER, str(CLOSING), "did not finish within the time limit")
+    assert "minutes where the engine takes milliseconds" in " ".join(result.stderr.split())
+
+
+def test_perft_time_limit_needs_via_model():
+    result = run("perft", CLOSING, "--time-limit", "1")
+    assert result.exit_code == 2 and "--time-limit is for perft --via-model" in result.output
