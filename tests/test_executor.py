@@ -12,7 +12,7 @@ import time
 import pytest
 from ortools.sat.python import cp_model
 
-from solver.cpsat import SolveParams, ctrl_c_ends_run, enumerate_projections
+from solver.cpsat import SolveParams, ctrl_c_ends_run, enumerate_projections, solve
 from solver.executor import LocalExecutor, in_order
 
 
@@ -57,9 +57,22 @@ def test_ctrl_c_inside_a_run_stops_the_solve_and_ends_the_run():
 
 
 def test_ctrl_c_outside_a_run_only_stops_the_solve():
+    model = cp_model.CpModel()
+    n = 60
+    xs = [model.new_int_var(0, n - 1, f"x{i}") for i in range(n)]
+    for shift in (0, 1, -1):
+        model.add_all_different([x + shift * i for i, x in enumerate(xs)])
+    model.maximize(sum(x * ((i * 7919) % 13) for i, x in enumerate(xs)))
+    presser = _ctrl_c_once_solving()
+    _, result = solve(model, SolveParams(workers=1))  # no exception: the best answer is kept
+    presser.join()
+    assert result.interrupted and not result.optimal
+
+
+def test_ctrl_c_stops_an_enumeration_with_keyboard_interrupt():
     model, flags = _endless_enumeration()
     presser = _ctrl_c_once_solving()
-    with pytest.raises(TimeoutError):  # stopped early: the enumeration did not finish
+    with pytest.raises(KeyboardInterrupt):  # an unfinished count is no answer (exit 130)
         enumerate_projections(model, flags, SolveParams(workers=1))
     presser.join()
 

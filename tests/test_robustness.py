@@ -315,12 +315,12 @@ def test_terra_nova_empty_line_is_not_a_best_turn_solution(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (("play", RV / "boards" / "crater.toml", "--players", "2", "--turns", "3"),
-     "--turns is for Terra Nova files"),
+     "--turns is for Terra Nova"),
     (("play", TN / "midgame-2p.toml", "--players", "3"), "--players is for Rift Valley files"),
     (("play", TN / "midgame-2p.toml", "--stops-block-all-colours"),
      "--stops-block-all-colours is for Rift Valley files"),
     (("play", RV / "boards" / "crater.toml", "--players", "2", "--out", "x.toml"),
-     "--out is for Terra Nova files"),
+     "--out is for Terra Nova"),
     (("generate", "rift-valley", "--turns", "2", "--out", "x"), "--turns is for Terra Nova"),
 ])
 def test_options_that_do_not_apply_are_refused(args, message):
