@@ -73,7 +73,7 @@ def _cells(ax: Axes, scene: Scene, unit_pt: float) -> None:
         ax.add_artist(patch)
         if cell.letter:
             x, y = lattice.corner(grid, cell.cell, "nw")
-            ax.text(x, y, cell.letter, ha="center", va="center", fontsize=0.26 * unit_pt,
+            ax.text(x, y, cell.letter, ha="center", va="center", fontsize=0.28 * unit_pt,
                     color=ink_on(cell.face), alpha=0.8, zorder=2)
 
 

@@ -58,7 +58,7 @@ def outline(grid: Lattice, cell: int, shrink: float = 1.0) -> np.ndarray:
 def corner(grid: Lattice, cell: int, where: str) -> tuple[float, float]:
     """A point inside ``cell`` towards ``where`` (``nw`` or ``ne``): for letters and badges."""
     x, y = position(grid, *grid.coords[cell])
-    dx = 0.27 if where == "ne" else -0.27
+    dx = 0.29 if where == "ne" else -0.29
     dy = 0.22 if is_hex(grid) else 0.27
     return x + dx, y + dy
 

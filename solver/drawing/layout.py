@@ -27,7 +27,7 @@ MAX_UNIT = 0.45
 """Largest cell size in inches (small boards are not blown up beyond it)."""
 LEGEND_COLUMN = 1.6
 """Width of one legend column in inches."""
-LEGEND_ROW = 0.24
+LEGEND_ROW = 0.21
 STATUS_SIZE = 10
 MARKERS = {"disc": "o", "square": "s", "triangle": "^", "house": "p"}
 

@@ -24,6 +24,7 @@ from solver.rift_valley.position import (
     RIFT_WE,
     TREE,
     WATER,
+    Board,
     Position,
 )
 
@@ -117,7 +118,7 @@ def _ground(position: Position) -> Scene:
                    for letter, name in ANIMALS.values()]
     scene.keys += [Key("tree", TREE_FACE, letter="T", shape="disc"),
                    Key("water", WATER_FACE, "---"),
-                   Key(f"rift of {position.rift_owner}", owner, "|||")]
+                   Key(f"rift of {position.rift_owner}", owner, _rift_hatch(board))]
     colours = list(position.colours)
     if position.player not in colours:
         colours.append(position.player)
@@ -126,6 +127,12 @@ def _ground(position: Position) -> Scene:
                               shape="disc"))
     scene.keys += [Key("tent", "#ffffff", shape="triangle"), Key("trail", "#888888", shape="line")]
     return scene
+
+
+def _rift_hatch(board: Board) -> str:
+    """The hatch of the board's first rift cell (the legend shows the rift as drawn)."""
+    rift = board.rift_cells
+    return RIFT_HATCH[board.terrain[rift[0]]] if rift else RIFT_HATCH[RIFT_NS]
 
 
 def _score_line(position: Position) -> str:

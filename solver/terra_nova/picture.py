@@ -32,6 +32,8 @@ OTHER_LANDSCAPES = ("#e8d5b0", "#b7d7a8", "#a4c2f4", "#f4cccc", "#d9d2e9", "#fce
                     "#d0e0e3", "#eeeeee")
 """Fills of landscapes without a known name, in letter order."""
 NEW_STONE = "#e07000"
+NBSP = "\u00a0"
+"""Joins the words of one player's score, so a wrapped status line breaks between players."""
 
 
 def picture(path: Path, solution: bool) -> Scene:
@@ -133,7 +135,8 @@ def _landscape_fills(position: Position) -> dict[str, tuple[str, str]]:
 def _scores(position: Position) -> str:
     parts = [f"{colour} {position.score(colour)} pts ({len(position.pieces_of(colour))} pieces)"
              for colour in position.players]
-    return "     ".join([*parts, f"stones left {position.stones_left}"])
+    parts.append(f"stones left {position.stones_left}")
+    return "     ".join(part.replace(" ", NBSP) for part in parts)
 
 
 def _answer(position: Position, path: Path) -> tuple[list[Turn], int]:
