@@ -1,8 +1,8 @@
 """``boardsat sheet``: a printable PDF booklet of puzzles with an answer key at the end.
 
 One puzzle per A4 page (its number, difficulty and question in words, the
-board), then the answers, :data:`ANSWERS_PER_PAGE` to a page, each drawn on its
-board. Games are found through the registry and draw through their
+board, ruled lines for the reader's answer), then the answers, each drawn on its
+board, two to a page where both boards stay large enough (:data:`MIN_ANSWER_UNIT`). Games are found through the registry and draw through their
 ``picture`` bridge; the difficulty is read from the generator's comment line.
 """
 
