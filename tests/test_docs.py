@@ -194,7 +194,8 @@ def printed(args: str) -> list[dict]:
     """The JSON object(s) ``boardsat ARGS`` prints on standard output (one, or one per line)."""
     result = CliRunner().invoke(main, args.split())
     text = result.stdout.strip()
-    assert text, f"{args}: nothing on standard output ({result.output})"
+    assert text, (f"{args}: nothing on standard output (exit {result.exit_code}, "
+                  f"{result.exception!r}): {result.output}")
     try:
         return [json.loads(text)]
     except json.JSONDecodeError:
