@@ -243,22 +243,24 @@ def test_batch_lines_are_the_solve_objects_plus_file_and_status() -> None:
 
 
 def test_exit_statuses_and_errors_as_documented(tmp_path: Path) -> None:
-    """json.md's "Exit status": verify 0 / 1, bad input 2 with the error as text on
-    standard error and nothing on standard output, also under --json."""
+    """json.md's "Errors" and "Exit status": verify 0 / 1; bad input 2, the message as
+    one line on standard error and, under --json, the error object on standard output."""
     text = (DOCS / "json.md").read_text(encoding="utf-8")
-    assert "Errors are not JSON" in text, "json.md's error section changed: update this test"
+    assert "## Errors" in text and "| 2 | bad input" in text, "json.md changed: update this test"
     good = REPO_ROOT / "positions/rift-valley/midgame-identical.toml"
     assert CliRunner().invoke(main, ["verify", str(good), "--json"]).exit_code == 0
     wrong = tmp_path / "wrong.toml"
     wrong.write_text(good.read_text(encoding="utf-8").replace("value = 19", "value = 18"),
                      encoding="utf-8")
     assert CliRunner().invoke(main, ["verify", str(wrong), "--json"]).exit_code == 1
-    missing = tmp_path / "missing.toml"
-    result = CliRunner().invoke(main, ["verify", str(missing), "--json"])
-    stale = ("docs/json.md (Exit status) says bad input exits 2 with a text error on standard "
-             "error only, also under --json; if that changed, update json.md and this test")
-    assert result.exit_code == 2, stale
-    assert result.stdout == "" and str(missing) in result.stderr, stale
+    broken = tmp_path / "broken.toml"
+    broken.write_text(good.read_text(encoding="utf-8").replace("draws = 5", "draws = -1"),
+                      encoding="utf-8")
+    result = CliRunner().invoke(main, ["verify", str(broken), "--json"])
+    assert result.exit_code == 2
+    assert str(broken) in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    error = json.loads(result.stdout)
+    assert error["status"] == 2 and error["file"] == str(broken) and error["line"] == 5
 
 
 # -------------------------------------------------------------- rules/*.md
