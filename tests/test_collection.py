@@ -92,3 +92,14 @@ def test_terra_nova_kosmos_puzzle_verifies(path):
 def test_terra_nova_kosmos_collection_size():
     assert len(TNK) >= 12
     assert {_grade(p) for p in TNK} == {"easy", "medium", "hard"}
+
+
+def test_sample_of_terra_nova_kosmos_collection_is_unique():
+    from solver.terra_nova_kosmos.engine.lastround import evaluate
+    from solver.terra_nova_kosmos.fileformat import read_position
+    from solver.terra_nova_kosmos.puzzlegen import check_unique
+    for path in _smallest(TNK, lambda p: len(read_position(p).solution.line))[:1]:
+        position = read_position(path)
+        checked = check_unique(position)
+        assert checked is not None and checked.unique is True, path.name
+        assert evaluate(position, checked.line).value == position.solution.value

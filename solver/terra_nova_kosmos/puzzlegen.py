@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from solver.cpsat import SolveParams
@@ -23,7 +24,7 @@ from solver.terra_nova_kosmos.engine.lastround import evaluate
 from solver.terra_nova_kosmos.engine.validate import validate
 from solver.terra_nova_kosmos.fileformat import parse_position, write_position
 from solver.terra_nova_kosmos.model.last_round import build_last_round, plan, read_line
-from solver.terra_nova_kosmos.notation import format_turn
+from solver.terra_nova_kosmos.notation import Turn, format_turn
 from solver.terra_nova_kosmos.position import Position, Puzzle, Solution
 from solver.terra_nova_kosmos.rules import COLOUR_LETTER, HOME, LANDSCAPE_LETTER
 
@@ -161,20 +162,39 @@ def grade(turns: int) -> str:
     return next((name for most, name in GRADES if turns <= most), "hard")
 
 
+@dataclass(frozen=True)
+class Checked:
+    """A proven optimum, its line and whether its plan is unique."""
+
+    line: list[Turn]
+    unique: bool | None
+    """True: no other optimal plan; False: another one; None: not decided in time."""
+
+
+def check_unique(position: Position, effort: float = EFFORT) -> Checked | None:
+    """Solve ``position``'s last-round puzzle (one worker, ``effort`` deterministic
+    seconds per solve), then forbid the optimal plan and solve again. None when the
+    optimum is not proven."""
+    lr = build_last_round(position)
+    params = SolveParams(workers=1, seed=0).with_settings(
+        max_deterministic_time=effort, cp_model_probing_level=0, linearization_level=0)
+    answers: list[list[Turn]] = []
+    checked = unique_answer(lr.model, [(lr.objective.expr, "max")], plan(lr), params,
+                            found=lambda solver: answers.append(read_line(lr, solver)))
+    if checked is None:
+        return None
+    return Checked(answers[0], checked.unique)
+
+
 def make_puzzle(seed: int, kind: str, turns: int) -> Made | None:
     """A last-round puzzle from candidate ``seed`` (4 × 5 map), or None when its optimum
     is not unique, not proven within :data:`EFFORT`, or just the pass."""
     del kind, turns  # one kind; the horizon is the model's own bound
     position = random_last_round(random.Random(seed), rows=4, cols=5, money=10, buildings=5)
-    lr = build_last_round(position)
-    params = SolveParams(workers=1, seed=0).with_settings(
-        max_deterministic_time=EFFORT, cp_model_probing_level=0, linearization_level=0)
-    answers: list[Any] = []
-    checked = unique_answer(lr.model, [(lr.objective.expr, "max")], plan(lr), params,
-                            found=lambda solver: answers.append(read_line(lr, solver)))
+    checked = check_unique(position)
     if checked is None or checked.unique is not True:
         return None
-    line = answers[0]
+    line = checked.line
     if len(line) < MIN_TURNS:
         return None
     result = evaluate(position, line)
