@@ -169,3 +169,18 @@ def test_cli_answers_start_with_stops():
     result = run(str(BOARDS[0]), "--draws", "4", "--workers", "1", "--json")
     data = json.loads(result.stdout)
     assert data["draws"] and data["draws"][0].startswith("o ")
+
+
+@pytest.mark.parametrize(("draws", "probing"), [(None, 0), (3, None)])
+def test_presolve_probing_is_off_only_for_unlimited_budgets(monkeypatch, draws, probing):
+    seen = []
+    real_solve = solve_module.solve
+
+    def spy(model, params, **kwargs):
+        seen.append(params.settings.get("cp_model_probing_level"))
+        return real_solve(model, params, **kwargs)
+
+    monkeypatch.setattr(solve_module, "solve", spy)
+    position = read_position(BOARDS[0]).replace(draws=draws)
+    assert solve_max_score(position, None, PARAMS).optimal
+    assert seen == [probing]

@@ -70,7 +70,8 @@ def solve_max_score(position: Position, draws: int | None = None,
         position = position.replace(draws=draws)
     validate(position, rules)
     built = build_model(position, position.draws, rules.stops_block_all_colours)
-    solver, result = solve(built.model, params.with_settings(**SETTINGS), progress=progress)
+    settings = SETTINGS if position.draws is not None else UNLIMITED_SETTINGS
+    solver, result = solve(built.model, params.with_settings(**settings), progress=progress)
     stats = dict(result.stats, trails=len(built.candidates.trails),
                  stop_cells=len(built.candidates.stop_cells),
                  tent_cells=len(built.candidates.tent_cells), status=result.status)
@@ -110,6 +111,16 @@ is several times tighter (measured: 5–20× fewer branches on the random
 cross-check boards). With one worker the main search takes the level from the
 base parameters; with more, the portfolio's full-problem slots are filled from
 ``max_lp`` first.
+"""
+
+
+UNLIMITED_SETTINGS = {**SETTINGS, "cp_model_probing_level": 0}
+"""With an unlimited budget, presolve probing costs more than the search it saves.
+
+Measured (2 workers, the five asymmetric boards, alternating): deterministic
+time 0.49–1.07 → 0.10–0.73, wall (loaded machine) better on 4 of 5 boards;
+with a budget of 8 draws probing pays (crater, 1 worker: det 9.5 → 11.7
+without it). See benchmarks/EXPERIMENTS.md.
 """
 
 
