@@ -2,8 +2,9 @@
 
 One puzzle per A4 page (its number, difficulty and question in words, the
 board, ruled lines for the reader's answer), then the answers, each drawn on its
-board, two to a page where both boards stay large enough (:data:`MIN_ANSWER_UNIT`). Games are found through the registry and draw through their
-``picture`` bridge; the difficulty is read from the generator's comment line.
+board, two to a page where both boards stay large enough (:data:`MIN_ANSWER_UNIT`).
+Games are found through the registry and draw through their ``picture`` bridge;
+the difficulty is read from the generator's comment line.
 """
 
 from __future__ import annotations

@@ -110,6 +110,12 @@ def test_rift_valley_svg_has_every_element(tmp_path):
     assert sum(i.startswith("trail-") for i in ids) == trails
 
 
+def test_missing_output_folders_are_created(tmp_path):
+    out = tmp_path / "new" / "folder" / "board.png"
+    run("render", str(POSITIONS_DIR / "terra-nova" / "setup-2p.toml"), "--out", str(out))
+    assert out.stat().st_size > 1000
+
+
 def test_kosmos_answer_numbers_the_hexes_each_turn_changed(tmp_path):
     """last-round-demo: 'build g7', '$1 build f8 town:t9', 'pass b-spade'."""
     path = POSITIONS_DIR / "terra-nova-kosmos" / "puzzles" / "last-round-demo.toml"
@@ -177,14 +183,15 @@ def test_answers_share_a_page_only_when_both_fit(fits, pages):
     (["render", "positions/terra-nova-kosmos/boards/base.toml", "--solution", "--out", "x.svg"],
      "poses no puzzle"),
     (["sheet", "no/such/folder", "--out", "x.pdf"], "no such file or folder"),
-    (["render", "positions/terra-nova/setup-2p.toml", "--out", "x/y/z.svg"], "no folder"),
-    (["sheet", "positions/terra-nova/puzzles", "--out", "x/y/z.pdf"], "no folder"),
+    (["render", "positions/terra-nova/setup-2p.toml", "--out", "x.pdf/y.svg"],
+     "exists and is not a folder"),
 ])
 def test_bad_requests_are_one_line_and_exit_2(args, message, tmp_path):
     from solver.paths import REPO_ROOT
 
     args = [str(REPO_ROOT / a) if a.startswith(("positions/", "no/")) else str(tmp_path / a)
             if a.startswith("x") else a for a in args]
+    (tmp_path / "x.pdf").write_text("a file, not a folder")
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2
     assert message in result.output

@@ -1,7 +1,8 @@
 """Write figures to SVG, PNG or PDF, and many pages to one PDF, byte for byte reproducibly.
 
 SVG ids are salted with a constant and no dates are written, so the same
-input gives the same file. Files are written atomically.
+input gives the same file. Files are written atomically (missing folders are
+created, :func:`solver.tomlfile.atomic_write_bytes`).
 """
 
 from __future__ import annotations
@@ -33,14 +34,11 @@ RC = {"svg.hashsalt": "boardsat", "svg.fonttype": "path", "pdf.fonttype": 3,
 
 
 def format_of(path: Path) -> str:
-    """``svg``, ``png`` or ``pdf`` from the file name; InputError for anything else, or
-    when the file's folder does not exist."""
+    """``svg``, ``png`` or ``pdf`` from the file name; InputError for anything else."""
     suffix = path.suffix.lower().lstrip(".")
     if suffix not in FORMATS:
         raise InputError(f"cannot write '{path.suffix or path.name}': the file name must end "
                          f"in .svg, .png or .pdf", path=path)
-    if not path.parent.is_dir():
-        raise InputError(f"cannot write: there is no folder '{path.parent}'", path=path)
     return suffix
 
 
