@@ -16,6 +16,7 @@ from solver.errors import InputError
 from solver.terra_nova.engine import playout, turngen
 from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.engine.turns import (
+    GAME_ENDS_WITH_SUPPLY,
     IllegalTurn,
     Rules,
     apply_turn,
@@ -262,16 +263,18 @@ def test_player_out_ends_game_option():
     assert len(history) == 5
 
 
-def test_playouts_stop_when_the_supply_is_empty():
-    """[D] STOP_WHEN_SUPPLY_EMPTY: no point can be scored any more, so play stops,
-    although the engine's game_over() (rules (a) and (b)) says the game goes on."""
-    assert playout.STOP_WHEN_SUPPLY_EMPTY is True
+def test_game_ends_when_the_supply_is_empty():
+    """[D] (c) GAME_ENDS_WITH_SUPPLY: the turn that places the last stone ends the game,
+    so a random game stops there although rules (a) and (b) would let it go on."""
+    assert GAME_ENDS_WITH_SUPPLY is True
     p = pos(OPEN, stones_left=0)
-    assert not game_over(p)
+    assert game_over(p) and not engine.board_divided(p) and len(engine.movable_players(p)) > 1
     final, history = playout.random_playout(p, random.Random(1), turns=5)
     assert history == [] and final == p
-    _, history = playout.random_playout(pos(OPEN, stones_left=1), random.Random(1), turns=5)
-    assert history
+    one_left = pos(OPEN, stones_left=1)
+    assert not game_over(one_left)
+    final, history = playout.random_playout(one_left, random.Random(1), turns=5)
+    assert final.stones_left == 0 and game_over(final)
 
 
 def test_game_ends_when_at_most_one_player_can_move():

@@ -119,9 +119,8 @@ def play(file: Path, turns: int | None, seed: int, out: Path | None,
     screen.print(table)
     screen.print(render_position(final))
     if engine.game_over(final, rules):
-        screen.print("game over: " + _winners(final))
-    elif final.stones_left == 0:
-        screen.print("stone supply empty: no more points possible; " + _winners(final))
+        reason = "the stone supply is empty" if final.stones_left == 0 else "game over"
+        screen.print(f"{reason}: " + _winners(final))
     else:
         screen.print(f"stopped after {len(history)} turn(s)")
     if out is not None:

@@ -144,11 +144,11 @@ def _extend(state: TurnState, rng: random.Random, depth: int, done: tuple,
 def greedy_playout(position: Position, rng: random.Random, turns: int) -> Position:
     """``position`` after up to ``turns`` greedy turns (players in turn order).
 
-    Stops early when the game is over or the stone supply is empty.
+    Stops early when the game is over.
     """
     current = position
     for _ in range(turns):
-        if game_over(current) or current.stones_left == 0:
+        if game_over(current):
             break
         state = turn_state(current)
         greedy_turn(state, rng)

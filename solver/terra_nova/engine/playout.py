@@ -26,12 +26,6 @@ from solver.terra_nova.position import EMPTY, PIECES_PER_PLAYER, Board, Position
 STONE_CHANCE = 0.5
 """Playout policy: when both a move and a stone are possible, pick a stone this often."""
 
-STOP_WHEN_SUPPLY_EMPTY = True
-"""Playout policy: stop once the stone supply is empty. Points only come from
-stones, so no score can change any more, while the rules' end conditions might
-never trigger (pieces could move about forever)."""
-
-
 def setup(board: Board, players: Sequence[str], rng: random.Random,
           pieces: int | None = None) -> Position:
     """The setup phase: in turn order each player puts one piece on a random empty cell.
@@ -105,12 +99,12 @@ def random_playout(position: Position, rng: random.Random, turns: int | None = N
     """Play random legal turns from ``position`` until the game ends or ``turns`` are played.
 
     Returns the final position and, per turn, ``(colour, turn, points gained by
-    each colour)``. Also stops when the supply is empty (:data:`STOP_WHEN_SUPPLY_EMPTY`).
+    each colour)``.
     """
     history: list[tuple[str, Turn, dict[str, int]]] = []
     current = position
     while turns is None or len(history) < turns:
-        if game_over(current, rules) or (STOP_WHEN_SUPPLY_EMPTY and current.stones_left == 0):
+        if game_over(current, rules):
             break
         state = turn_state(current)
         actions = random_turn(state, rng)

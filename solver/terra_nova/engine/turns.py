@@ -54,6 +54,7 @@ __all__ = [
     "EMPTY_SUPPLY_BLOCKS_STONES",
     "NO_RETURN",
     "PASS_WITHOUT_LEGAL_SEQUENCE",
+    "GAME_ENDS_WITH_SUPPLY",
     "PUZZLES_IGNORE_GAME_END",
     "REMOVED_PIECE_UNMOVED",
     "STONE_SUPPLY",
@@ -80,6 +81,11 @@ EMPTY_SUPPLY_BLOCKS_STONES = True
 PASS_WITHOUT_LEGAL_SEQUENCE = True
 """[D] A player whose pieces can move but who has no legal action sequence (every one
 breaks the no-return rule) passes, exactly like a player who cannot move."""
+
+GAME_ENDS_WITH_SUPPLY = True
+"""[D] (c) The game ends after the turn that places the last stone of the supply:
+no further stone, so no further region or point, is possible (the rulebooks are
+silent; without this, pieces could move about forever)."""
 
 PUZZLES_IGNORE_GAME_END = True
 """[D] Inside a closing puzzle the game-end rules are not applied: the player keeps
@@ -399,9 +405,12 @@ def game_over(position: Position, rules: Rules = Rules()) -> bool:  # noqa: B008
     """Whether the game has ended in ``position`` (checked after every turn).
 
     (a) every component is a region; (b) at most one player has a piece that
-    can move; with ``rules.player_out_ends_game`` also when a player has no piece.
+    can move; [D] (c) the stone supply is empty (:data:`GAME_ENDS_WITH_SUPPLY`);
+    with ``rules.player_out_ends_game`` also when a player has no piece.
     """
     if len(movable_players(position)) <= 1 or board_divided(position):
+        return True
+    if GAME_ENDS_WITH_SUPPLY and position.stones_left == 0:
         return True
     if rules.player_out_ends_game:
         return any(not position.pieces_of(c) for c in position.players)
