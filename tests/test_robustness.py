@@ -419,3 +419,18 @@ def test_perft_via_model_warns_and_stops_at_its_time_limit():
 def test_perft_time_limit_needs_via_model():
     result = run("perft", CLOSING, "--time-limit", "1")
     assert result.exit_code == 2 and "--time-limit is for perft --via-model" in result.output
+
+
+def test_rift_valley_answer_without_bound_says_no_bound(tmp_path):
+    from solver.cpsat import harness
+    from solver.rift_valley import solve as rv_solve
+    real = harness.solve
+
+    def nothing_found(model, params, progress=None):
+        return real(model, params.with_time_limit(1e-6), progress=progress)
+    import unittest.mock
+    with unittest.mock.patch.object(rv_solve, "solve", nothing_found):
+        result = run("solve", RV / "midgame-savanna.toml", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.stdout.split())
+    assert "not proven optimal" in text and "bound None" not in text

@@ -272,8 +272,9 @@ def _print(file: Path, answer: Answer, screen: Screen) -> None:
         screen.print("no draw improves the score")
     screen.print(Text("after (new elements underlined)", style="bold underline"))
     screen.print(render_board(answer.after, highlight=_answer_cells(answer)))
+    bound = "" if answer.bound is None else f"; bound {answer.bound}"
     verdict = ("[bold green]proven optimal[/]" if answer.optimal
-               else f"[bold yellow]not proven optimal (best found; bound {answer.bound})[/]")
+               else f"[bold yellow]not proven optimal (best found{bound})[/]")
     screen.print(f"score [bold]{answer.value}[/] for {player}: {verdict}, "
                  f"replayed by the engine")
     stats = answer.stats
