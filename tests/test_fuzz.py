@@ -184,6 +184,7 @@ def test_commands_fail_cleanly(workdir, case, command, as_json):
     assert result.exception is None or isinstance(result.exception, SystemExit), (
         args, text, result.exception)
     assert result.exit_code in EXIT_CODES, (args, result.exit_code, result.output)
+    assert "engine disagrees" not in result.stderr, (args, text, result.stderr)  # a bug
     if result.exit_code in (2, 3):
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1 and str(path) in lines[0], (args, result.stderr)
