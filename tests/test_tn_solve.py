@@ -115,6 +115,19 @@ def test_time_limit_still_gives_an_answer():
     path = Path(__file__).parent.parent / "positions/terra-nova/puzzles/closing-demo.toml"
     answer = solve_puzzle(read_position(path), None, SolveParams(time_limit=2, workers=2))
     assert answer.line and answer.value <= 29
+    assert answer.bound is None or answer.bound >= answer.value
+    if answer.optimal:
+        assert answer.bound == answer.value
+
+
+def test_bound_of_an_unproven_closing_lies_above_the_value():
+    # one deterministic worker stopped after a few hundred branches: the bound it has
+    # proven so far is reported, and never below the line found
+    path = Path(__file__).parent.parent / "positions/terra-nova/midgame-2p.toml"
+    params = SolveParams(workers=1).with_settings(max_number_of_conflicts=50)
+    answer = solve_puzzle(read_position(path), 2, params)
+    assert not answer.optimal
+    assert answer.bound is not None and answer.bound > answer.value
 
 
 # ------------------------------------------------------------------ CLI
@@ -131,8 +144,8 @@ def test_cli_solve_json():
     data = json.loads(result.stdout)
     for key in ("game", "kind", "value", "others", "optimal", "line", "wall_s", "stats"):
         assert key in data
-    assert (data["game"], data["kind"], data["value"], data["optimal"]) == (
-        "terra-nova", "best-turn", 29, True)
+    assert (data["game"], data["kind"], data["value"], data["optimal"], data["bound"]) == (
+        "terra-nova", "best-turn", 29, True, 29)
 
 
 def test_cli_solve_human_output_and_turns_override(tmp_path: Path):

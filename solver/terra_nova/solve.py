@@ -61,7 +61,8 @@ class Answer:
     final: Position
     stats: dict[str, Any] = field(default_factory=dict)
     bound: int | None = None
-    """Proven upper bound on :attr:`value` (own points) when not proven optimal."""
+    """Proven upper bound on :attr:`value` (own points; equal to it when proven
+    optimal); None for min-turns and when CP-SAT found no line."""
 
     @property
     def key(self) -> tuple[int, ...]:
@@ -166,8 +167,9 @@ def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
             raise KeyboardInterrupt
         return _time_up(position, kind, first, start, build)
     answer = _answer(position, kind, tm, solver, result, start, build)
-    if not answer.optimal and result.bound is not None:
-        answer.bound = objective.leading(result.bound)
+    if result.bound is not None:
+        answer.bound = (answer.value if answer.optimal
+                        else max(answer.value, objective.leading(result.bound)))
     return answer
 
 
