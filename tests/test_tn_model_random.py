@@ -2,7 +2,8 @@
 
 * best-turn: the solver's full objective tuple equals the exhaustive search's on
   200+ positions;
-* 2-turn closing (max-points): the same on 50+ positions;
+* 2-turn closing (max-points): the same on 50+ positions; 3-turn on 10+ (30+ in
+  ``make sweep``);
 * perft: enumerating the one-turn model gives the engine's turn and position counts.
 
 Positions are small irregular boards (holes and ragged edges), 3–6 landscapes,
@@ -137,6 +138,18 @@ def test_best_turn_matches_exhaustive_search():
         assert seen[what] > 0, (what, seen)
 
 
+def closing_matches(turns: int, sample: list[Position]) -> Counter:
+    """Assert the model's optimum equals the exhaustive search's on every position."""
+    seen: Counter = Counter()
+    for number, position in enumerate(sample):
+        truth = exhaustive.best_closing(position, turns, "max-points")
+        answer = solve_puzzle(position, turns, PARAMS)
+        assert answer.optimal, number
+        assert answer.key == tuple(truth.key), (number, answer.line, truth.line)
+        seen += situations(position, answer.line)
+    return seen
+
+
 @pytest.mark.slow
 def test_two_turn_closing_matches_exhaustive_search():
     # Positions whose 2-turn model has more than MAX_CANDIDATES candidate regions are
@@ -144,15 +157,34 @@ def test_two_turn_closing_matches_exhaustive_search():
     sample = [p for p in positions(60, first_seed=5000, cells=(12, 22), own_pieces=(1, 2))
               if len(Geometry(p, 2).candidates) <= MAX_CANDIDATES]
     assert len(sample) >= 50
-    seen: Counter = Counter()
-    for number, position in enumerate(sample):
-        truth = exhaustive.best_closing(position, 2, "max-points")
-        answer = solve_puzzle(position, 2, PARAMS)
-        assert answer.optimal, number
-        assert answer.key == tuple(truth.key), (number, answer.line, truth.line)
-        seen += situations(position, answer.line)
+    seen = closing_matches(2, sample)
     for what in ("players=2", "players=3", "stones_left=0", "stones_left=1", "irregular",
                  "ended early", "pieces removed"):
+        assert seen[what] > 0, (what, seen)
+
+
+def three_turn_sample(count: int) -> list[Position]:
+    """Small positions for 3-turn closings (at most 40 candidate regions: by size only)."""
+    return [p for p in positions(count, first_seed=7000, cells=(8, 14), own_pieces=(1, 2))
+            if len(Geometry(p, 3).candidates) <= 40]
+
+
+@pytest.mark.slow
+def test_three_turn_closing_matches_exhaustive_search():
+    # Three turns test the candidate pruning by stone schedules (Geometry.first_close)
+    # hardest: up to 6 new stones, two per turn only as a pair next to the moved piece.
+    sample = three_turn_sample(12)
+    assert len(sample) >= 10
+    seen = closing_matches(3, sample)
+    assert seen["players=2"] > 0 and seen["pieces removed"] > 0, seen
+
+
+@pytest.mark.sweep
+def test_three_turn_closing_sweep():
+    sample = three_turn_sample(40)
+    assert len(sample) >= 30
+    seen = closing_matches(3, sample)
+    for what in ("players=2", "players=3", "stones_left=1", "pieces removed"):
         assert seen[what] > 0, (what, seen)
 
 
