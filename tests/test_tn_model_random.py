@@ -29,7 +29,7 @@ from solver.terra_nova.notation import Stone
 from solver.terra_nova.position import COLOURS, EMPTY, STONE, Board, Position
 from solver.terra_nova.solve import perft_via_model, solve_puzzle
 
-PARAMS = SolveParams(workers=2, seed=0)
+PARAMS = SolveParams(workers=1, seed=0)
 MAX_CANDIDATES = 200
 
 
