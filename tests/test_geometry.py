@@ -98,3 +98,9 @@ def test_bitboards_round_trip_in_ascending_order():
     assert list(bits(mask_of([9, 0, 3]))) == [0, 3, 9]
     assert mask_of([]) == 0 and mask_of([2, 2]) == 4
     assert list(bits(1 << 200 | 2)) == [1, 200]
+
+
+def test_hex_text_rows_indent_odd_rows_and_mark_holes():
+    grid = HexGrid.from_mask([[True, False, True], [True, True, True]])
+    text = grid.text_rows(lambda i: grid.name(i), "--")
+    assert text.splitlines() == ["a1 -- c1", "  a2 b2 c2"]

@@ -9,7 +9,7 @@ models can use them without recomputing geometry.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -90,6 +90,16 @@ class HexGrid:
     def index(self, row: int, col: int) -> int | None:
         """Dense index of slot ``(row, col)``, or None when it is not a cell."""
         return self._index.get((row, col))
+
+    def text_rows(self, token: Callable[[int], str], hole: str) -> str:
+        """The board as rows of space-separated tokens, odd rows indented two spaces (as
+        the hexes lie): ``token(cell)`` for each cell, ``hole`` where a slot is no cell."""
+        lines = []
+        for r in range(self.rows):
+            cells = (self.index(r, c) for c in range(self.cols))
+            tokens = " ".join(hole if i is None else token(i) for i in cells)
+            lines.append(("  " if r % 2 else "") + tokens)
+        return "\n".join(lines)
 
     def name(self, cell: int) -> str:
         """The user-facing name of cell index ``cell`` (``d7``)."""

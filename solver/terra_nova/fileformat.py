@@ -245,20 +245,13 @@ def _string(value: str) -> str:
 
 def board_text(position: Position) -> str:
     """The board as token rows (odd rows indented two spaces for looks)."""
-    grid = position.grid
-    lines = []
-    for r in range(grid.rows):
-        tokens = []
-        for c in range(grid.cols):
-            i = grid.index(r, c)
-            if i is None:
-                tokens.append(NO_CELL)
-                continue
-            occ = position.occupant[i]
-            mark = "." if occ == EMPTY else STONE if occ == STONE else PIECE_LETTER[occ]
-            tokens.append(position.board.landscape[i] + mark)
-        lines.append(("  " if r % 2 else "") + " ".join(tokens))
-    return "\n".join(lines)
+
+    def token(i: int) -> str:
+        occ = position.occupant[i]
+        mark = "." if occ == EMPTY else STONE if occ == STONE else PIECE_LETTER[occ]
+        return position.board.landscape[i] + mark
+
+    return position.grid.text_rows(token, NO_CELL)
 
 
 def write_position(position: Position) -> str:

@@ -627,25 +627,18 @@ def _pair_name(grid: HexGrid, pair: tuple[int, int]) -> str:
 
 def board_text(position: Position) -> str:
     """The map as token rows (odd rows indented two spaces, as the hexes lie)."""
-    grid = position.grid
-    lines = []
-    for r in range(grid.rows):
-        tokens = []
-        for c in range(grid.cols):
-            i = grid.index(r, c)
-            if i is None:
-                tokens.append(NO_CELL)
-                continue
-            b = position.buildings[i]
-            if b is None:
-                mark = ".."
-            elif b.owner == NEUTRAL:
-                mark = NEUTRAL_LETTER + "h"
-            else:
-                mark = COLOUR_LETTER[b.owner] + BUILDING_LETTER[b.kind]
-            tokens.append(position.landscape[i] + mark)
-        lines.append(("  " if r % 2 else "") + " ".join(tokens))
-    return "\n".join(lines)
+
+    def token(i: int) -> str:
+        b = position.buildings[i]
+        if b is None:
+            mark = ".."
+        elif b.owner == NEUTRAL:
+            mark = NEUTRAL_LETTER + "h"
+        else:
+            mark = COLOUR_LETTER[b.owner] + BUILDING_LETTER[b.kind]
+        return position.landscape[i] + mark
+
+    return position.grid.text_rows(token, NO_CELL)
 
 
 def _value(value: Any) -> str:
