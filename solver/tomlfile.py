@@ -14,6 +14,7 @@ import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -194,9 +195,18 @@ def require_type(
 
 
 
+@dataclass(frozen=True)
+class Solution:
+    """A ``[solution]`` table: a claimed value and the answer's steps (turns or draws),
+    kept as text until the game's notation parses them against a board."""
+
+    value: int
+    line: tuple[str, ...]
+
+
 def read_solution_table(
     table: Any, list_key: str, *, text: str, path: str | Path | None
-) -> tuple[int, tuple[str, ...]] | None:
+) -> Solution | None:
     """The ``[solution]`` table: ``value`` (int) and ``list_key`` (list of strings), or None."""
     if table is None:
         return None
@@ -210,7 +220,7 @@ def read_solution_table(
     items = require_type(table[list_key], list, f"solution.{list_key}", text=text, path=path)
     for item in items:
         require_type(item, str, f"solution.{list_key}", text=text, path=path)
-    return value, tuple(items)
+    return Solution(value, tuple(items))
 
 
 def board_text_line(text: str, key: str, row: int) -> int | None:

@@ -42,7 +42,7 @@ def test_terra_nova_puzzle_verifies(path):
 def test_rift_valley_puzzle_verifies(path):
     position = read_rv(path)
     assert position.solution is not None and position.draws is not None
-    final = play_draws(position, list(position.solution.draws))
+    final = play_draws(position, list(position.solution.line))
     assert score(final, position.player).total == position.solution.value
 
 

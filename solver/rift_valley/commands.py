@@ -59,7 +59,7 @@ def show(file: Path, screen: Screen) -> int:
     if solution is None:
         return 0
     screen.print(f"claimed solution: value {solution.value}, draws "
-                 + (", ".join(solution.draws) or "none"))
+                 + (", ".join(solution.line) or "none"))
     draws, final, value, message = _replay_solution(file, position, DEFAULT_RULES)
     if final is None:
         screen.print(f"[bold red]engine: the draws are illegal[/]: {escape(message)}")
@@ -72,7 +72,7 @@ def _replay_solution(file: Path, position: Position, rules: Rules):
     """``(draws, final position or None if illegal, engine score, message)`` of [solution]."""
     solution = position.solution
     draws = []
-    for number, text in enumerate(solution.draws, start=1):
+    for number, text in enumerate(solution.line, start=1):
         try:
             draws.append(parse_draw(text, position.grid))
         except InputError as exc:

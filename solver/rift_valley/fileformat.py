@@ -216,8 +216,7 @@ def _read_elements(table: Any, colour: str, grid: SquareGrid, text: str,
 
 
 def _read_solution(table: Any, text: str, path: str | Path | None) -> Solution | None:
-    found = read_solution_table(table, "draws", text=text, path=path)
-    return None if found is None else Solution(found[0], found[1])
+    return read_solution_table(table, "draws", text=text, path=path)
 
 
 def _strings(items: list[str]) -> str:
@@ -255,5 +254,5 @@ def write_position(position: Position) -> str:
             out.append("tents = " + _strings([grid.name(c) for c in elements.tents]))
     if position.solution is not None:
         out += ["", "[solution]", f"value = {position.solution.value}",
-                "draws = " + _strings(list(position.solution.draws))]
+                "draws = " + _strings(list(position.solution.line))]
     return "\n".join(out) + "\n"

@@ -149,7 +149,7 @@ def _answer(position: Position, path: Path) -> tuple[list[Draw], Position]:
         from solver.rift_valley.engine.draws import play_draws
 
         try:
-            draws = [parse_draw(text, position.grid) for text in position.solution.draws]
+            draws = [parse_draw(text, position.grid) for text in position.solution.line]
             after = play_draws(position, draws)
         except InputError as exc:
             raise InputError(f"the [solution] is illegal: {exc}", path=path) from None

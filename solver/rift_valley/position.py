@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from solver.geometry import SquareGrid
+from solver.tomlfile import Solution
 
 COLOURS: tuple[str, ...] = ("red", "yellow", "blue", "green", "purple")
 
@@ -75,14 +76,6 @@ class Elements:
 
     def __bool__(self) -> bool:
         return bool(self.stops or self.trails or self.tents)
-
-
-@dataclass(frozen=True)
-class Solution:
-    """The ``[solution]`` table: a claimed score and the draws, kept as text."""
-
-    value: int
-    draws: tuple[str, ...]
 
 
 @dataclass(frozen=True)

@@ -226,7 +226,7 @@ def make_puzzle(seed: int, kind: str, turns: int) -> Made | None:
               f"before {base}, the greedy player reaches {greedy} of {checked.value}\n")
     text = header + write_position(posed)
     check = parse_position(text)
-    final = play_draws(check, [parse_draw(d, check.grid) for d in check.solution.draws])
+    final = play_draws(check, [parse_draw(d, check.grid) for d in check.solution.line])
     if score(final, check.player).total != checked.value:
         raise AssertionError(f"generated file fails verification (seed {seed})")
     return Made(text, difficulty, {"value": checked.value, "before": base, "greedy": greedy,

@@ -235,8 +235,7 @@ def _read_puzzle(table: Any, text: str, path: str | Path | None) -> Puzzle | Non
 
 
 def _read_solution(table: Any, text: str, path: str | Path | None) -> Solution | None:
-    found = read_solution_table(table, "line", text=text, path=path)
-    return None if found is None else Solution(found[0], found[1])
+    return read_solution_table(table, "line", text=text, path=path)
 
 
 def _string(value: str) -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from solver.geometry import HexGrid
+from solver.tomlfile import Solution
 
 COLOURS: tuple[str, ...] = ("red", "yellow", "blue", "green")
 """Player colours in order of use."""
@@ -81,14 +82,6 @@ class Puzzle:
     def horizon(self) -> int:
         """Number of turns the puzzle looks at (1 for best-turn)."""
         return 1 if self.kind == "best-turn" else (self.turns or 1)
-
-
-@dataclass(frozen=True)
-class Solution:
-    """The ``[solution]`` table: a claimed answer, kept as text until a board parses it."""
-
-    value: int
-    line: tuple[str, ...]
 
 
 @dataclass(frozen=True)

@@ -607,8 +607,7 @@ def _read_puzzle(reader: _Reader, table: Any) -> Puzzle | None:
 
 
 def _read_solution(reader: _Reader, table: Any) -> Solution | None:
-    found = read_solution_table(table, "line", text=reader.text, path=reader.path)
-    return None if found is None else Solution(found[0], found[1])
+    return read_solution_table(table, "line", text=reader.text, path=reader.path)
 
 
 # ---- writing ------------------------------------------------------------------------------

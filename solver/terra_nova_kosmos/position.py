@@ -23,6 +23,7 @@ from solver.terra_nova_kosmos.rules import (
     Faction,
     Rules,
 )
+from solver.tomlfile import Solution
 
 PUZZLE_KINDS: tuple[str, ...] = ("last-round",)
 """Puzzle kinds this project poses on the game (``best-round`` and ``min-turns`` to come)."""
@@ -91,14 +92,6 @@ class Puzzle:
     """The ``[puzzle]`` table: what to solve (P = ``to_move``)."""
 
     kind: str = "last-round"
-
-
-@dataclass(frozen=True)
-class Solution:
-    """The ``[solution]`` table: a claimed answer, turns kept as text."""
-
-    value: int
-    line: tuple[str, ...]
 
 
 @dataclass(frozen=True)
