@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -83,3 +84,18 @@ def test_generated_puzzle_is_the_same_for_a_seed():
     assert first is not None and first == make_puzzle(5, "last-round", 0)
     assert "[solution]" in first.text and first.difficulty == grade(first.signals["turns"])
     assert [grade(n) for n in (2, 3, 4, 7)] == ["easy", "medium", "hard", "hard"]
+
+
+def test_generator_fails_when_the_engine_values_the_models_plan_otherwise(monkeypatch):
+    """The uniqueness check replays its optimum through the engine like `solve` does:
+    a model that claims one point more than the engine counts is an EngineDisagreement."""
+    from tnk_last_round import random_small
+
+    from solver.errors import EngineDisagreement
+    from solver.terra_nova_kosmos import puzzlegen
+
+    honest = puzzlegen.predicted
+    monkeypatch.setattr(puzzlegen, "predicted", lambda lr, solver: dataclasses.replace(
+        honest(lr, solver), value=honest(lr, solver).value + 1))
+    with pytest.raises(EngineDisagreement, match="to the engine"):
+        puzzlegen.check_unique(random_small(3))

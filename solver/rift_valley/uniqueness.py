@@ -18,7 +18,7 @@ from ortools.sat.python import cp_model
 
 from solver.cpsat import SolveParams
 from solver.cpsat.uniqueness import unique_answer
-from solver.errors import EngineDisagreement
+from solver.errors import EngineDisagreement, InputError
 from solver.rift_valley.engine.draws import play_draws, score
 from solver.rift_valley.model.max_score import build_model
 from solver.rift_valley.notation import Draw
@@ -55,7 +55,12 @@ def check_unique(position: Position, params: SolveParams | None = None,
 
     def replay(solver: cp_model.CpSolver) -> None:
         draws = tuple(built.draws(solver))
-        total = score(play_draws(position.replace(draws=None), draws), position.player).total
+        try:
+            final = play_draws(position, draws)
+        except InputError as exc:  # the engine refuses the model's draws: not bad input
+            raise EngineDisagreement(f"the engine refuses the model's draws: {exc.message} "
+                                     f"({exc.place})") from None
+        total = score(final, position.player).total
         value = solver.value(built.objective)
         if total != value:
             raise EngineDisagreement(f"the model scores its answer {value}, the engine {total}")

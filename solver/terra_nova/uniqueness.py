@@ -26,7 +26,7 @@ from ortools.sat.python import cp_model
 
 from solver.cpsat import SolveParams
 from solver.cpsat.uniqueness import unique_answer
-from solver.errors import EngineDisagreement
+from solver.errors import EngineDisagreement, InputError
 from solver.terra_nova.engine.exhaustive import OneTurnSearch, SearchClock
 from solver.terra_nova.engine.turngen import TurnState
 from solver.terra_nova.engine.turns import play_line, turn_state
@@ -71,7 +71,11 @@ def check_unique(position: Position, turns: int, params: SolveParams | None = No
         key = (int(solver.value(tm.own_points())), int(solver.value(tm.other_points())))
         if turns > 1:
             key += (int(solver.value(tm.actions())),)
-        outcome = play_line(position, line)
+        try:
+            outcome = play_line(position, line)
+        except InputError as exc:  # the engine refuses the model's line: not bad input
+            raise EngineDisagreement(f"the engine refuses the model's line: {exc.message} "
+                                     f"({exc.place})") from None
         engine_key = (outcome.points, outcome.others) + ((outcome.actions,) if turns > 1 else ())
         if engine_key != key:
             raise EngineDisagreement(

@@ -23,10 +23,17 @@ from solver.protocol import Made
 from solver.terra_nova_kosmos.engine.lastround import evaluate
 from solver.terra_nova_kosmos.engine.validate import validate
 from solver.terra_nova_kosmos.fileformat import parse_position, write_position
-from solver.terra_nova_kosmos.model.last_round import build_last_round, plan, read_line
+from solver.terra_nova_kosmos.model.last_round import (
+    Predicted,
+    build_last_round,
+    plan,
+    predicted,
+    read_line,
+)
 from solver.terra_nova_kosmos.notation import Turn, format_turn
 from solver.terra_nova_kosmos.position import Position, Puzzle, Solution
 from solver.terra_nova_kosmos.rules import COLOUR_LETTER, HOME, LANDSCAPE_LETTER
+from solver.terra_nova_kosmos.solve import replayed
 
 MODEL_FACTIONS = ("flaschengeister", "golems", "kobolde", "feen", "wuestentoechter",
                   "erfinderinnen", "druiden", "feline")
@@ -178,12 +185,15 @@ def check_unique(position: Position, effort: float = EFFORT) -> Checked | None:
     lr = build_last_round(position)
     params = SolveParams(workers=1, seed=0).with_settings(
         max_deterministic_time=effort, cp_model_probing_level=0, linearization_level=0)
-    answers: list[list[Turn]] = []
-    checked = unique_answer(lr.model, [(lr.objective.expr, "max")], plan(lr), params,
-                            found=lambda solver: answers.append(read_line(lr, solver)))
+    answers: list[tuple[list[Turn], Predicted]] = []
+    checked = unique_answer(
+        lr.model, [(lr.objective.expr, "max")], plan(lr), params,
+        found=lambda solver: answers.append((read_line(lr, solver), predicted(lr, solver))))
     if checked is None:
         return None
-    return Checked(answers[0], checked.unique)
+    line, claim = answers[0]
+    replayed(position, line, claim, optimal=True)
+    return Checked(line, checked.unique)
 
 
 def make_puzzle(seed: int, kind: str, turns: int) -> Made | None:

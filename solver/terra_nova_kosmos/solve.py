@@ -21,6 +21,7 @@ from solver.terra_nova_kosmos.engine.actions import IllegalTurn
 from solver.terra_nova_kosmos.engine.lastround import Result, check_puzzle, evaluate
 from solver.terra_nova_kosmos.engine.validate import validate
 from solver.terra_nova_kosmos.model.last_round import (
+    Predicted,
     Unsupported,
     build_last_round,
     hint_passing_at_once,
@@ -73,6 +74,24 @@ def settings() -> dict[str, int]:
             "linearization_level": LINEARIZATION_LEVEL}
 
 
+def replayed(position: Position, line: list[Turn], claim: Predicted, optimal: bool) -> Result:
+    """The engine's result of the model's ``line``; EngineDisagreement when the engine
+    refuses it or values it otherwise than the model's ``claim`` (a line that is not
+    proven optimal may be worth more to the engine than the model counted)."""
+    texts = [format_turn(t, position.grid) for t in line]
+    try:
+        replay = evaluate(position, line)
+    except IllegalTurn as exc:
+        raise EngineDisagreement(f"the engine refuses the model's line {texts}: "
+                                 f"{exc.place}: {exc.message}") from None
+    got = (replay.value, replay.others, replay.turns)
+    want = (claim.value, claim.others, claim.turns)
+    if got != want and (optimal or replay.value < claim.value):
+        raise EngineDisagreement(f"the model's line {texts} is worth (value, others, "
+                                 f"turns) {got} to the engine, {want} to the model")
+    return replay
+
+
 def solve_last_round(position: Position, params: SolveParams | None = None, *,
                      progress: Progress | None = None) -> Answer:
     """Solve the position's last-round puzzle; the engine replays the answer.
@@ -106,19 +125,9 @@ def solve_last_round(position: Position, params: SolveParams | None = None, *,
         return Answer(line, replay, False, result.status, None, len(lr.steps),
                       time.perf_counter() - start, build, dict(result.stats))
     line = read_line(lr, solver)
-    claim = predicted(lr, solver)
     optimal = result.optimal and not result.interrupted
-    texts = [format_turn(t, position.grid) for t in line]
-    try:
-        replay = evaluate(position, line)
-    except IllegalTurn as exc:
-        raise EngineDisagreement(f"the engine refuses the model's line {texts}: "
-                                 f"{exc.place}: {exc.message}") from None
-    got = (replay.value, replay.others, replay.turns)
-    want = (claim.value, claim.others, claim.turns)
-    if got != want and (optimal or replay.value < claim.value):
-        raise EngineDisagreement(f"the model's line {texts} is worth (value, others, "
-                                 f"turns) {got} to the engine, {want} to the model")
+    claim = predicted(lr, solver)
+    replay = replayed(position, line, claim, optimal)
     bound = lr.objective.leading(result.bound) if result.bound is not None else claim.value
     return Answer(line, replay, optimal, result.status, max(bound, replay.value),
                   len(lr.steps), time.perf_counter() - start, build,
