@@ -72,6 +72,8 @@ BAD = [
     ("area 10", GOOD.replace("4 4 5 5 6 6", "4 4 5 10 6 6"), "bad area '10'", "cell d2"),
     ("8 areas", GOOD.replace("9 9 7 8 8 6", "7 7 7 8 8 6"), "area 9 is missing", "areas"),
     ("disconnected", GOOD.replace("1 1 2 2 3 3", "1 1 2 2 3 9"), "not 4-connected", "areas"),
+    ("rift in two pieces", GOOD.replace(". . . w . .", ". . . w . -"),    # [D] one chain
+     "one connected chain", "terrain"),
     ("unknown colour", GOOD.replace('rift_owner = "red"', 'rift_owner = "pink"'),
      "unknown colour 'pink'", "rift_owner"),
     ("unknown element colour", GOOD.replace("[elements.blue]", "[elements.cyan]"),

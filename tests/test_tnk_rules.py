@@ -256,6 +256,11 @@ def test_d18_desert_dig_by_side_only() -> None:
     assert after.landscape[p.grid.cell("a2")] == "d" and after.player("yellow").money == 0
     with pytest.raises(IllegalTurn):
         play(p, "desert-dig c1")                           # across the river
+    shipping = make(board, {"yellow": "wuestentoechter", "red": "golems"},
+                    {"yellow": {"palaces": ["left"], "money": 4, "shipping": 1}},
+                    round_tiles=NO_TILE)
+    with pytest.raises(IllegalTurn, match="D18|side"):
+        play(shipping, "desert-dig c1")                    # in range by ship, yet no side
 
 
 def test_d19_inv_kontor_repeatable() -> None:
