@@ -182,7 +182,11 @@ class DaskExecutor:
         self._client: Any = None
 
     def __enter__(self) -> DaskExecutor:
-        from distributed import Client
+        try:
+            from distributed import Client
+        except ImportError:
+            raise InputError("--scheduler needs Dask distributed, which is not installed: "
+                             "pip install -e . (pyproject.toml pins it)") from None
         try:
             self._client = Client(self.address, timeout=CONNECT_TIMEOUT_S, set_as_default=False)
         except (OSError, ValueError, TypeError) as exc:
