@@ -208,6 +208,26 @@ def test_model_building_stops_at_the_deadline():
         TurnModel(position, 5, check=params.check)
 
 
+def test_rift_valley_model_building_stops_at_the_deadline():
+    # Before: the Rift Valley model build (candidate trails, constraints) had no check.
+    from solver.rift_valley.fileformat import read_position as read_rv
+    from solver.rift_valley.model.max_score import build_model
+
+    position = read_rv(RV_POSITION)
+    calls = []
+    build_model(position, None, check=lambda: calls.append(1))
+    assert len(calls) > len(position.grid.coords)  # per endpoint and per candidate trail
+    params = SolveParams(time_limit=0.001).started()
+    time.sleep(0.01)
+    with pytest.raises(NoAnswer, match="building the model"):
+        build_model(position, None, check=params.check)
+
+
+def test_rift_valley_time_limit_covers_model_building():
+    result = run("solve", RV_POSITION, "--time-limit", "0.001", "--workers", "1")
+    one_line_error(result, EXIT_NO_ANSWER, str(RV_POSITION), "time limit")
+
+
 def test_time_limit_covers_model_building(tmp_path):
     # Before: candidate enumeration for 8 turns ran for minutes past --time-limit 2.
     start = time.monotonic()

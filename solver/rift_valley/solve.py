@@ -69,7 +69,7 @@ def solve_max_score(position: Position, draws: int | None = None,
     if draws is not None:
         position = position.replace(draws=draws)
     validate(position, rules)
-    built = build_model(position, position.draws, rules.stops_block_all_colours)
+    built = build_model(position, position.draws, rules.stops_block_all_colours, params.check)
     settings = SETTINGS if position.draws is not None else UNLIMITED_SETTINGS
     solver, result = solve(built.model, params.with_settings(**settings), progress=progress)
     stats = dict(result.stats, trails=len(built.candidates.trails),

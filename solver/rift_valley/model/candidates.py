@@ -14,6 +14,7 @@ stops and the cells where a new own stop may go.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from solver.rift_valley.position import (
@@ -163,8 +164,13 @@ def area_score(position: Position, cells: tuple[int, ...]) -> int:
     return min(TRAIL_AREA_CAP, len(areas))
 
 
+def _never() -> None:
+    """The default ``check``: no deadline."""
+
+
 def candidate_trails(position: Position, occupied: frozenset[int],
-                     endpoints: tuple[int, ...]) -> tuple[CandidateTrail, ...]:
+                     endpoints: tuple[int, ...],
+                     check: Callable[[], None] = _never) -> tuple[CandidateTrail, ...]:
     """Every straight or L trail joining two endpoints through passable cells.
 
     Each straight trail is found once (walking east or south from its lower
@@ -172,7 +178,8 @@ def candidate_trails(position: Position, occupied: frozenset[int],
     north–south to the other end). The corner must be open and free: a trail
     never turns on the rift. Sound reduction: straight trails between
     orthogonal neighbours are left out, since both ends would be stops of one
-    colour side by side, which the stop rule forbids.
+    colour side by side, which the stop rule forbids. ``check`` is called per
+    endpoint (the command's deadline raises there).
     """
     is_end = set(endpoints)
     board = position.board
@@ -185,6 +192,7 @@ def candidate_trails(position: Position, occupied: frozenset[int],
         found.append(CandidateTrail(trail, tuple(sorted(interior)), area_score(position, cells)))
 
     for a in endpoints:
+        check()
         for step in ((0, 1), (1, 0)):
             ray = _walk(position, occupied, a, step)
             for i, b in enumerate(ray):
@@ -205,8 +213,12 @@ def candidate_trails(position: Position, occupied: frozenset[int],
     return tuple(found)
 
 
-def candidates(position: Position, stops_block_all_colours: bool) -> Candidates:
-    """All candidate cells and trails for ``position.player`` on this board."""
+def candidates(position: Position, stops_block_all_colours: bool,
+               check: Callable[[], None] = _never) -> Candidates:
+    """All candidate cells and trails for ``position.player`` on this board.
+
+    ``check`` is called in the long loops (the command's deadline raises there).
+    """
     occupied = occupied_cells(position)
     own_stops = tuple(sorted(position.of(position.player).stops))
     stop_cells = new_stop_cells(position, occupied, stops_block_all_colours)
@@ -216,5 +228,5 @@ def candidates(position: Position, stops_block_all_colours: bool) -> Candidates:
         own_stops=own_stops,
         stop_cells=stop_cells,
         tent_cells=new_tent_cells(position, occupied, endpoints),
-        trails=candidate_trails(position, occupied, endpoints),
+        trails=candidate_trails(position, occupied, endpoints, check),
     )

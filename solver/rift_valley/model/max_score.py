@@ -22,6 +22,7 @@ numbers of :mod:`solver.rift_valley.rules` are shared:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
@@ -77,11 +78,20 @@ def animal_free_cells(position: Position) -> frozenset[int]:
                      if not any(nb in animals for nb in grid.touching[c]))
 
 
-def build_model(position: Position, draws: int | None,
-                stops_block_all_colours: bool = False) -> MaxScoreModel:
-    """The max-score model for ``position.player`` with ``draws`` new elements (None: any)."""
+def _never() -> None:
+    """The default ``check``: no deadline."""
+
+
+def build_model(position: Position, draws: int | None, stops_block_all_colours: bool = False,
+                check: Callable[[], None] = _never) -> MaxScoreModel:
+    """The max-score model for ``position.player`` with ``draws`` new elements (None: any).
+
+    ``check`` is called in the long loops: a command's deadline
+    (:meth:`solver.cpsat.SolveParams.check`) raises there, so ``--time-limit``
+    covers building the model too.
+    """
     grid = position.grid
-    cand = candidates(position, stops_block_all_colours)
+    cand = candidates(position, stops_block_all_colours, check)
     model = cp_model.CpModel()
     true = model.new_constant(1)
 
@@ -94,14 +104,17 @@ def build_model(position: Position, draws: int | None,
     ending: dict[int, list[cp_model.IntVar]] = {s: [] for s in endpoints}
     passing: dict[int, list[cp_model.IntVar]] = {}
     for cand_trail, var in zip(cand.trails, trail, strict=True):
+        check()
         for s in cand_trail.ends:
             ending[s].append(var)
             model.add_implication(var, stop_lit[s])
         for c in cand_trail.interior:
             passing.setdefault(c, []).append(var)
 
+    check()
     _one_element_per_cell(model, grid.size, stop, tent, passing)
     _one_trail_per_side(model, grid, cand, trail, stop_lit)
+    check()
     # two new own stops are never orthogonal neighbours (existing ones are pruned already)
     not_adjacent(model, stop, grid.neighbours)
 
@@ -123,10 +136,12 @@ def build_model(position: Position, draws: int | None,
     score.append(sum(area_score(position, t.cells(grid)) for t in own.trails))
     score.append(cp_model.LinearExpr.weighted_sum(trail, [t.areas for t in cand.trails]))
     score.append(_animals(model, position, own_trail_cells, cand, trail))
+    check()
     tents_drawn = sum(len(e.tents) for _, e in position.elements)
     tent_room = max(0, MAX_TENTS_PER_BOARD - tents_drawn)
     max_new_tents = min(tent_room, len(tent), *(() if draws is None else (draws,)))
     score.append(_tents(model, position, tent, conn, max_new_tents))
+    check()
     for s in endpoints:
         score.append(UNCONNECTED_STOP_PENALTY * (stop_lit[s] - conn[s]))
 
