@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cli.cluster import note_ran_on
 from cli.console import err, out, print_json
 from solver.bench.plot import plot_records
-from solver.bench.runner import report, run_suite
+from solver.bench.runner import disagreement_text, disagreements, report, run_suite
 from solver.bench.suite import load_suite, suite_file
 from solver.bench.table import cases_table, summary_table
 from solver.cpsat import SolveParams
+from solver.errors import EXIT_DISAGREE
 from solver.executor import connect
 from solver.tomlfile import atomic_write_text
 
@@ -24,7 +27,9 @@ def run(suite_name: str, suite_path: Path | None, as_json: bool, plot: Path | No
     """Run the suite, then print the table (or the JSON) and write the plot/JSON files.
 
     Cases run one after another here, or side by side on the Dask cluster of
-    ``scheduler`` (the files are written here either way).
+    ``scheduler`` (the files are written here either way). When a proven CP-SAT
+    optimum differs from the exhaustive search's, everything is still printed
+    and written, then one line on standard error names the cases, exit status 1.
     """
     suite = load_suite(suite_path or suite_file(suite_name))
     params = SolveParams(time_limit=suite.time_limit if time_limit is None else time_limit,
@@ -55,10 +60,15 @@ def run(suite_name: str, suite_path: Path | None, as_json: bool, plot: Path | No
         plot_records(records, plot, title=f"boardsat bench --suite {suite.name}")
     if as_json:
         print_json(result)
-        return
-    out.print(cases_table(records, cap))
-    out.print(summary_table(result["summary"]))
-    if plot is not None:
-        out.print(f"plot written to {plot}")
-    if save is not None:
-        out.print(f"JSON written to {save}")
+    else:
+        out.print(cases_table(records, cap))
+        out.print(summary_table(result["summary"]))
+        if plot is not None:
+            out.print(f"plot written to {plot}")
+        if save is not None:
+            out.print(f"JSON written to {save}")
+    wrong = disagreements(records)
+    if wrong:
+        err.print(f"[bold red]engine disagrees with the solver:[/] "
+                  f"{escape(disagreement_text(wrong))}", soft_wrap=True)
+        sys.exit(EXIT_DISAGREE)

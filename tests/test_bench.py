@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -85,3 +86,40 @@ def test_bad_suite_is_one_line_error(tmp_path):
     result = CliRunner().invoke(main, ["bench", "--suite-file", str(bad)])
     assert result.exit_code == 2
     assert "unknown game" in result.output and "Traceback" not in result.output
+
+
+def test_disagreement_with_the_exhaustive_search_exits_1_after_the_report(monkeypatch, tmp_path):
+    # Before: bench printed "NO" in the agree column and exited 0.
+    game = GAMES["rift-valley"]
+    real = game.bench_exhaustive
+
+    def one_more(position, case, cap):
+        return tuple(v + 1 for v in real(position, case, cap))
+
+    monkeypatch.setattr(game, "bench_exhaustive", one_more)
+    one = tmp_path / "one.toml"
+    one.write_text('[suite]\ntime_limit = 30\ncap = 5\n\n[[case]]\nname = "rv-one"\n'
+                   'game = "rift-valley"\nkind = "max-score"\n'
+                   'position = "positions/rift-valley/midgame-identical.toml"\n')
+    for extra in ([], ["--json"]):
+        result = CliRunner().invoke(main, ["bench", "--suite-file", str(one), "--workers", "1",
+                                           *extra])
+        assert result.exit_code == 1, result.output
+        assert "Traceback" not in result.output
+        last = result.stderr.strip().splitlines()[-1]
+        assert "engine disagrees" in last and "rv-one" in last and "[19]" in last, last
+        assert "[20]" in last
+        if extra:
+            assert json.loads(result.stdout)["cases"][0]["agree"] is False
+        else:
+            assert "rv-one" in result.stdout and "NO" in result.stdout
+
+
+def test_an_unproven_answer_short_of_the_exhaustive_value_is_no_disagreement():
+    from solver.bench.runner import disagreements
+    record = run_case(next(c for c in load_suite(TINY).cases if c.game == "rift-valley"),
+                      SolveParams(workers=1), cap=5)
+    assert disagreements([record]) == []
+    short = replace(record, optimal=False, value=[record.value[0] - 1], agree=False)
+    assert disagreements([short]) == []
+    assert disagreements([replace(record, agree=False)]) == [replace(record, agree=False)]

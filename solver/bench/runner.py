@@ -149,6 +149,21 @@ def _announced(dones: Iterator[Done], suite: Suite,
         yield done
 
 
+def disagreements(records: list[Record]) -> list[Record]:
+    """The cases where CP-SAT proved an optimum the exhaustive search does not reach.
+
+    Both searches answer the same objective tuple, so a proven optimum must
+    equal the exhaustive one; an unproven answer may fall short of it.
+    """
+    return [r for r in records if r.optimal and r.agree is False]
+
+
+def disagreement_text(records: list[Record]) -> str:
+    """One line naming every disagreeing case and both values."""
+    return "; ".join(f"case {r.case}: CP-SAT proved {r.value}, the exhaustive search found "
+                     f"{r.exhaustive_value}" for r in records)
+
+
 def summary(records: list[Record]) -> list[dict[str, Any]]:
     """Medians per (game, kind, horizon) group, in order of first appearance."""
     groups: dict[tuple, list[Record]] = {}
