@@ -9,13 +9,14 @@ from __future__ import annotations
 import random
 import time
 from pathlib import Path
+from typing import Any
 
 from rich.table import Table
 
 from solver.cpsat import SolveParams
 from solver.errors import InputError, PuzzleError
 from solver.protocol import Screen
-from solver.terra_nova_kosmos.engine import rounds
+from solver.terra_nova_kosmos.engine import bestround, rounds
 from solver.terra_nova_kosmos.engine.actions import IllegalTurn
 from solver.terra_nova_kosmos.engine.lastround import evaluate
 from solver.terra_nova_kosmos.engine.perft import perft as count_turns
@@ -57,7 +58,9 @@ def show(file: Path, screen: Screen) -> int:
     position = load(file)
     screen.print(render_position(position))
     if position.puzzle is not None:
-        screen.print(f"puzzle: {position.puzzle.kind} for {position.to_move}")
+        objective = (f" ({position.puzzle.objective})" if position.puzzle.objective
+                     else "")
+        screen.print(f"puzzle: {position.puzzle.kind}{objective} for {position.to_move}")
     if position.solution is not None:
         screen.print(f"claimed solution: value {position.solution.value}, line "
                      + " / ".join(position.solution.line))
@@ -124,9 +127,22 @@ def play(file: Path, turns: int | None, seed: int, out: Path | None, screen: Scr
     return 0
 
 
+def _kind(position: Position) -> str:
+    """The position's puzzle kind (``last-round`` without a ``[puzzle]`` table)."""
+    return position.puzzle.kind if position.puzzle is not None else "last-round"
+
+
+def _evaluate(position: Position, line: list) -> Any:
+    """The engine's result of ``line`` for the position's puzzle kind."""
+    if _kind(position) == "best-round":
+        return bestround.evaluate(position, line)
+    return evaluate(position, line)
+
+
 def verify(file: Path, as_json: bool, screen: Screen) -> int:
-    """Check the file's [solution] of its last-round puzzle with the engine: the line is
-    legal and worth its ``value``. Exit status 1 when it does not hold."""
+    """Check the file's [solution] of its last-round or best-round puzzle with the
+    engine: the line is legal and worth its ``value``. Exit status 1 when it does not
+    hold."""
     position = load(file)
     solution = position.solution
     if solution is None:
@@ -136,7 +152,7 @@ def verify(file: Path, as_json: bool, screen: Screen) -> int:
     except InputError as exc:
         raise InputError(exc.message, path=file, place=f"[solution] line, {exc.place}") from None
     try:
-        result = evaluate(position, line)
+        result = _evaluate(position, line)
         ok = result.value == solution.value
         message = "" if ok else (f"the line is worth {result.value}, "
                                  f"the file says {solution.value}")
@@ -146,15 +162,33 @@ def verify(file: Path, as_json: bool, screen: Screen) -> int:
         result, ok, message = None, False, f"{exc.place}: {exc.message}"
     if as_json:
         screen.json({"game": "terra-nova-kosmos", "ok": ok, "message": message,
-                     "value": None if result is None else result.value,
-                     "others": None if result is None else result.others,
-                     "turns": None if result is None else result.turns})
+                     "kind": _kind(position)}
+                    | ({"value": None, "turns": None} if result is None
+                       else {"value": result.value, "turns": result.turns})
+                    | _details(position, result))
     elif ok:
         screen.print(f"[bold green]ok[/]: the line is legal and worth {result.value} "
-                     f"(others {result.others}, {result.turns} turns)")
+                     f"({_said(result)}, {result.turns} turns)")
     else:
         screen.print(f"[bold red]not ok[/]: {message}")
     return 0 if ok else 1
+
+
+def _details(position: Position, result: Any) -> dict[str, Any]:
+    """The puzzle kind's own fields of a result for ``--json`` (None: null figures)."""
+    if _kind(position) == "best-round":
+        return {"objective": bestround.objective_of(position)} | {
+            name: None if result is None else getattr(result, name)
+            for name in ("points", "leftover", "given")}
+    return {"others": None if result is None else result.others}
+
+
+def _said(result: Any) -> str:
+    """A result's tie-break figures in words."""
+    if isinstance(result, bestround.Result):
+        return (f"{result.objective}: {result.points} VP, {result.leftover} money + "
+                f"power left, {result.given} power to others")
+    return f"others {result.others}"
 
 
 def solve(file: Path, params: SolveParams, as_json: bool, screen: Screen) -> int:
@@ -162,6 +196,9 @@ def solve(file: Path, params: SolveParams, as_json: bool, screen: Screen) -> int
     print the line, its value and whether it is proven optimal."""
     from solver.terra_nova_kosmos.solve import solve_last_round
     position = load(file)
+    if _kind(position) == "best-round":
+        raise PuzzleError("solve does not take best-round puzzles yet (the CP-SAT model "
+                          "is not built); verify checks a [solution]", path=file)
     try:
         with screen.status("solving…") as status:
             answer = solve_last_round(position, params, progress=lambda text: status.update(

@@ -19,6 +19,7 @@ from solver.errors import InputError
 from solver.geometry import HexGrid, cell_name
 from solver.paths import POSITIONS_DIR
 from solver.terra_nova_kosmos.position import (
+    OBJECTIVES,
     PUZZLE_KINDS,
     Board,
     Building,
@@ -601,9 +602,17 @@ def _read_puzzle(reader: _Reader, table: Any) -> Puzzle | None:
     if table is None:
         return None
     reader.typed(table, dict, "puzzle")
-    check_keys(table, ("kind",), text=reader.text, path=reader.path, prefix="puzzle.")
-    return Puzzle(kind=reader.choice(table.get("kind", PUZZLE_KINDS[0]), PUZZLE_KINDS,
-                                     "puzzle.kind", "puzzle kind"))
+    check_keys(table, ("kind", "objective"), text=reader.text, path=reader.path,
+               prefix="puzzle.")
+    kind = reader.choice(table.get("kind", PUZZLE_KINDS[0]), PUZZLE_KINDS, "puzzle.kind",
+                         "puzzle kind")
+    if kind != "best-round":
+        if "objective" in table:
+            raise reader.fail(f"a {kind} puzzle takes no objective", "puzzle.objective")
+        return Puzzle(kind=kind)
+    objective = reader.choice(table.get("objective", OBJECTIVES[0]), OBJECTIVES,
+                              "puzzle.objective", "objective")
+    return Puzzle(kind=kind, objective=objective)
 
 
 def _read_solution(reader: _Reader, table: Any) -> Solution | None:
@@ -697,6 +706,8 @@ def write_position(position: Position) -> str:
         out += [f"{key} = {_value(value)}" for key, value in values]
     if position.puzzle is not None:
         out += ["", "[puzzle]", f"kind = {_string(position.puzzle.kind)}"]
+        if position.puzzle.objective is not None:
+            out.append(f"objective = {_string(position.puzzle.objective)}")
     if position.solution is not None:
         out += ["", "[solution]", f"value = {position.solution.value}",
                 "line = " + _strings(position.solution.line)]

@@ -25,8 +25,10 @@ from solver.terra_nova_kosmos.rules import (
 )
 from solver.tomlfile import Solution
 
-PUZZLE_KINDS: tuple[str, ...] = ("last-round",)
-"""Puzzle kinds this project poses on the game (``best-round`` and ``min-turns`` to come)."""
+PUZZLE_KINDS: tuple[str, ...] = ("last-round", "best-round")
+"""Puzzle kinds this project poses on the game (``min-turns`` to come)."""
+OBJECTIVES: tuple[str, ...] = ("max-points", "max-value")
+"""Objectives of a ``best-round`` puzzle (the first is the default)."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,8 @@ class Puzzle:
     """The ``[puzzle]`` table: what to solve (P = ``to_move``)."""
 
     kind: str = "last-round"
+    objective: str | None = None
+    """``best-round`` only: one of :data:`OBJECTIVES`."""
 
 
 @dataclass(frozen=True)

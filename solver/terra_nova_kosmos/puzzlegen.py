@@ -32,7 +32,7 @@ from solver.terra_nova_kosmos.model.last_round import (
 )
 from solver.terra_nova_kosmos.notation import Turn, format_turn
 from solver.terra_nova_kosmos.position import Position, Puzzle, Solution
-from solver.terra_nova_kosmos.rules import COLOUR_LETTER, HOME, LANDSCAPE_LETTER
+from solver.terra_nova_kosmos.rules import COLOUR_LETTER, HOME, LANDSCAPE_LETTER, ROUNDS
 from solver.terra_nova_kosmos.solve import replayed
 
 MODEL_FACTIONS = ("flaschengeister", "golems", "kobolde", "feen", "wuestentoechter",
@@ -102,6 +102,21 @@ def random_last_round(rng: random.Random, rows: int = 3, cols: int = 4,
     while True:
         try:
             position = _candidate(rng, rows, cols, money, buildings)
+            validate(position)
+            return position
+        except InputError:
+            continue
+
+
+def random_best_round(rng: random.Random, objective: str = "max-points", rows: int = 3,
+                      cols: int = 4, money: int = 7, buildings: int = 4) -> Position:
+    """A seeded best-round position (round 1–4, ``objective``): a random last-round
+    position moved to an earlier round, that the engine's ``validate`` accepts."""
+    while True:
+        position = random_last_round(rng, rows, cols, money, buildings)
+        position = position.replace(round=rng.randint(1, ROUNDS - 1),
+                                    puzzle=Puzzle("best-round", objective))
+        try:
             validate(position)
             return position
         except InputError:

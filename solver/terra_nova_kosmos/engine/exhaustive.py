@@ -1,4 +1,5 @@
-"""Exhaustive search of the last-round puzzle: every canonical line of P, memoised.
+"""Exhaustive search of the last-round and best-round puzzles: every canonical line of
+P, memoised.
 
 Depth-first over :func:`~solver.terra_nova_kosmos.engine.legal.successors`
 with a table of solved states; every line is finite (each non-pass action
@@ -11,10 +12,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Hashable
+from dataclasses import replace
+from typing import Any
 
-from solver.terra_nova_kosmos.engine import legal
+from solver.terra_nova_kosmos.engine import bestround, legal
+from solver.terra_nova_kosmos.engine.actions import apply_exchange
 from solver.terra_nova_kosmos.engine.lastround import Result, check_puzzle, score
-from solver.terra_nova_kosmos.notation import Turn
+from solver.terra_nova_kosmos.notation import Exchange, Turn
 from solver.terra_nova_kosmos.position import Position
 
 
@@ -45,7 +49,19 @@ class _Search:
         self.deadline = None if cap is None else time.perf_counter() + cap
         self.max_nodes = max_nodes
         self.nodes = 0
-        self.memo: dict[Hashable, tuple[tuple[int, int, int], Result, tuple[Turn, ...]]] = {}
+        self.memo: dict[Hashable, tuple[tuple[int, ...], Any, tuple[Turn, ...]]] = {}
+
+    def children(self, position: Position) -> list[tuple[Turn, Position]]:
+        """The turns to try from ``position``."""
+        return _pruned(position)
+
+    def leaf(self, after_pass: Position) -> Any:
+        """The result of a line whose pass leads to ``after_pass`` (one turn counted)."""
+        return score(self.root, after_pass, 1)
+
+    def rank(self, result: Any, turns: int) -> tuple[int, ...]:
+        """The order of results, ``turns`` from the node on: larger is better."""
+        return (result.value, -result.others, -turns)
 
     def tick(self) -> None:
         self.nodes += 1
@@ -55,8 +71,7 @@ class _Search:
                 and time.perf_counter() > self.deadline:
             raise TimeoutError("time cap reached")
 
-    def best(self, position: Position
-             ) -> tuple[tuple[int, int, int], Result, tuple[Turn, ...]]:
+    def best(self, position: Position) -> tuple[tuple[int, ...], Any, tuple[Turn, ...]]:
         """Best (key, result, line) from ``position`` on."""
         state = _state(position)
         found = self.memo.get(state)
@@ -65,14 +80,14 @@ class _Search:
         else:
             self.tick()
             key, result, line = None, None, ()
-            for turn, child in _pruned(position):
+            for turn, child in self.children(position):
                 if turn.action.name == "pass":
-                    sub = score(self.root, child, 1)
+                    sub = self.leaf(child)
                     sub_line: tuple[Turn, ...] = (turn,)
                 else:
                     _, sub, rest = self.best(child)
                     sub_line = (turn,) + rest
-                candidate = (sub.value, -sub.others, -len(sub_line))
+                candidate = self.rank(sub, len(sub_line))
                 if key is None or candidate > key:
                     key, result, line = candidate, sub, sub_line
             self.memo[state] = (key, result, line)
@@ -97,3 +112,47 @@ def count_states(position: Position) -> int:
     search = _Search(position, None, None)
     search.best(position)
     return search.nodes
+
+
+class _BestRound(_Search):
+    """The best-round search: every pass tile, results of :mod:`.bestround`."""
+
+    def __init__(self, root: Position, objective: str, cap: float | None,
+                 max_nodes: int | None):
+        super().__init__(root, cap, max_nodes)
+        self.objective = objective
+
+    def children(self, position: Position) -> list[tuple[Turn, Position]]:
+        """Every canonical turn; a Druiden pass ends exchanging every power triple for
+        VP (2 VP beat 3 money + power under both objectives)."""
+        out = legal.successors(position)
+        colour = position.to_move
+        if position.player(colour).faction != "druiden":
+            return out
+        closed = []
+        for turn, child in out:
+            triples = child.player(colour).power[2] // 3
+            if turn.action.name == "pass" and triples:
+                exchange = Exchange("*", triples)
+                turn = replace(turn, after=turn.after + (exchange,))
+                child = apply_exchange(child, colour, exchange)
+            closed.append((turn, child))
+        return closed
+
+    def leaf(self, after_pass: Position) -> Any:
+        return bestround.score(self.root, after_pass, 1, self.objective)
+
+    def rank(self, result: Any, turns: int) -> tuple[int, ...]:
+        return replace(result, turns=turns).key
+
+
+def solve_best_round(position: Position, objective: str | None = None,
+                     cap: float | None = None, max_nodes: int | None = None
+                     ) -> tuple[bestround.Result, list[Turn]]:
+    """The optimal line of the best-round puzzle under ``objective`` (default: the
+    position's) and its result. ``cap``/``max_nodes`` as for :func:`solve_last_round`."""
+    bestround.check_puzzle(position)
+    search = _BestRound(position, objective or bestround.objective_of(position), cap,
+                        max_nodes)
+    _, result, line = search.best(position)
+    return replace(result, turns=len(line)), list(line)

@@ -54,9 +54,9 @@ def score(position: Position, after_pass: Position, turns: int) -> Result:
     return Result(final[colour] - position.player(colour).vp, others, turns, final)
 
 
-def evaluate(position: Position, line: Sequence[Turn]) -> Result:
-    """Replay ``line`` for P and score it; IllegalTurn names the turn that fails."""
-    check_puzzle(position)
+def replay_to_pass(position: Position, line: Sequence[Turn]) -> Position:
+    """The position after P's ``line``, which must end with its only pass; IllegalTurn
+    names the turn that fails."""
     current = position
     for number, turn in enumerate(line, start=1):
         try:
@@ -66,5 +66,11 @@ def evaluate(position: Position, line: Sequence[Turn]) -> Result:
         if turn.action.name == "pass":
             if number != len(line):
                 raise IllegalTurn("the line goes on after the pass", place=f"turn {number + 1}")
-            return score(position, current, len(line))
+            return current
     raise IllegalTurn("the line must end with a pass", place=f"turn {len(line)}")
+
+
+def evaluate(position: Position, line: Sequence[Turn]) -> Result:
+    """Replay ``line`` for P and score it; IllegalTurn names the turn that fails."""
+    check_puzzle(position)
+    return score(position, replay_to_pass(position, line), len(line))
