@@ -336,6 +336,19 @@ def test_every_decision_names_code_that_exists(doc: Path) -> None:
             assert resolves(name, names), f"{doc.name}: {name} does not exist in {package}"
 
 
+def test_kosmos_decision_table_names_code_that_exists() -> None:
+    doc = DOCS / "terra-nova-kosmos.md"
+    names = package_names("solver.terra_nova_kosmos")
+    rows = [item for item in decisions(doc) if item.startswith("|")]
+    assert [int(re.search(r"D(\d+)", row).group(1)) for row in rows] == \
+        [n for n in range(1, 38) if n not in (8, 15, 22)]
+    for row in rows:
+        cited = _CODE_NAME.findall(row)
+        assert cited, f"{doc.name}: a [D] row names no code: {row[:80]}"
+        for name in cited:
+            assert resolves(name, names), f"{doc.name}: {name} does not exist"
+
+
 def test_rule_pages_cover_every_game() -> None:
     from solver.games import GAMES
     documented = {p.stem for p in RULE_PAGES} | {"terra-nova-kosmos"}

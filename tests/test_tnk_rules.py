@@ -3,23 +3,31 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import replace
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver.errors import InputError
+from solver.errors import InputError, PuzzleError
 from solver.terra_nova_kosmos import rules
 from solver.terra_nova_kosmos.engine import actions as act
 from solver.terra_nova_kosmos.engine import board as topo
-from solver.terra_nova_kosmos.engine import legal, rounds
+from solver.terra_nova_kosmos.engine import legal, rounds, scoring
+from solver.terra_nova_kosmos.engine import validate as validate_module
 from solver.terra_nova_kosmos.engine.actions import IllegalTurn, pass_bonus
+from solver.terra_nova_kosmos.engine.lastround import check_puzzle
 from solver.terra_nova_kosmos.engine.power import gain, spend
-from solver.terra_nova_kosmos.engine.scoring import area_points, final_scores, money_points
+from solver.terra_nova_kosmos.engine.scoring import (
+    area_points,
+    final_scores,
+    money_points,
+    winners,
+)
 from solver.terra_nova_kosmos.engine.validate import validate
 from solver.terra_nova_kosmos.fileformat import BOARDS_DIR, default_factions, read_board
-from solver.terra_nova_kosmos.notation import format_turn
+from solver.terra_nova_kosmos.notation import format_turn, parse_turn
 from tests.tnk_positions import make, play
 
 NO_TILE = ["r-palace5", "r-palace5", "r-palace5", "r-palace5", "r-palace5"]
@@ -139,12 +147,27 @@ def test_shipping_example() -> None:
 
 
 # ---- decisions -----------------------------------------------------------------------------
+# Each test fails if its decision were taken the other way; where the decision is a flag
+# in rules.py, the test also flips the flag where the engine reads it.
 
-def test_d1_money_unlimited() -> None:
-    assert rules.UNLIMITED_MONEY
-    p = make("lBh d..", {"blue": "flaschengeister", "red": "golems"},
-             {"blue": {"money": 500, "vp": 900}}, round_tiles=NO_TILE)
-    assert play(p, "pa-money7").player("blue").money == 507
+def test_d1_nothing_caps_money_vp_or_landscape_tiles() -> None:
+    # the 103 printed coins are worth 223; VP run past the 80-point tiles
+    p = make("lBh d.. r..\n  r.. r.. r..", {"blue": "flaschengeister", "red": "golems"},
+             {"blue": {"money": 300, "vp": 900}}, round_tiles=tiles("r-spade2"))
+    after = play(play(p, "pa-money7"), "terraform b1 build")
+    assert after.player("blue").money == 307 - 12 - 4
+    assert after.player("blue").vp == 900 + 2 * 2
+
+
+def test_d3_ifrit_edge_house_only_on_an_edge_hex() -> None:
+    board = "wRk l.. l..\n  l.. l.. l..\nl.. l.. l.."
+    p = make(board, {"red": "ifrit", "blue": "flaschengeister"}, {"red": {"money": 14}},
+             round_tiles=NO_TILE)
+    middle = p.grid.cell("b2")
+    assert len(p.grid.neighbours[middle]) == rules.EDGE_NEIGHBOURS and middle not in p.board.edge
+    with pytest.raises(IllegalTurn, match="not an edge hex"):
+        play(p, "upgrade a1 pl @b2")
+    assert play(p, "upgrade a1 pl @c1").buildings[p.grid.cell("c1")].kind == "house"
 
 
 def test_d4_bridge_adjacency_option() -> None:
@@ -157,24 +180,75 @@ def test_d4_bridge_adjacency_option() -> None:
         assert p.grid.cell("a1") in topo.adjacent(p, p.grid.cell("c1"), "blue")
 
 
-def test_d5_d6_homes_and_spades() -> None:
-    assert rules.HOME == {"blue": "lake", "red": "wasteland", "yellow": "desert",
-                          "green": "forest", "black": "swamp"}
-    table = {"lake": ({"forest", "swamp"}, {"wasteland", "desert"}),
-             "forest": ({"lake", "wasteland"}, {"desert", "swamp"}),
-             "wasteland": ({"forest", "desert"}, {"lake", "swamp"}),
-             "desert": ({"wasteland", "swamp"}, {"lake", "forest"}),
-             "swamp": ({"desert", "lake"}, {"forest", "wasteland"})}
-    for home, (one, two) in table.items():
-        assert {k for k, v in rules.SPADES[home].items() if v == 1} == one
-        assert {k for k, v in rules.SPADES[home].items() if v == 2} == two
-        assert rules.SPADES[home][home] == 0
+# b2 is the player's house; its six neighbours: b1 forest, c1 wasteland, a2 lake,
+# c2 desert, b3 swamp, and the river c3.
+WHEEL_BOARD = "r.. f.. w..\n  l.. {home}{letter}h d..\nr.. s.. r.."
+SPADE_TABLE = {"lake": ({"forest", "swamp"}, {"wasteland", "desert"}),
+               "forest": ({"lake", "wasteland"}, {"desert", "swamp"}),
+               "wasteland": ({"forest", "desert"}, {"lake", "swamp"}),
+               "desert": ({"wasteland", "swamp"}, {"lake", "forest"}),
+               "swamp": ({"desert", "lake"}, {"forest", "wasteland"})}
+"""The spec's wheel table, written out: home → (1-spade, 2-spade landscapes)."""
 
 
-def test_d9_gain_mandatory_and_excess_lost() -> None:
-    assert rules.POWER_GAIN_MANDATORY
+@pytest.mark.parametrize(("colour", "faction", "home"), [
+    ("blue", "flaschengeister", "lake"), ("red", "golems", "wasteland"),
+    ("yellow", "wuestentoechter", "desert"), ("green", "feen", "forest"),
+    ("black", "kobolde", "swamp")])
+def test_d5_d6_homes_and_spades_by_the_wheel(colour: str, faction: str, home: str) -> None:
+    other = "red" if colour != "red" else "blue"
+    board = WHEEL_BOARD.format(home=rules.LANDSCAPE_LETTER[home],
+                               letter=rules.COLOUR_LETTER[colour])
+    p = make(board, {colour: faction, other: "druiden" if other == "green" else
+                     {"red": "ifrit", "blue": "seebaeren"}[other]},
+             {colour: {"money": 20}}, round_tiles=NO_TILE)
+    one, two = SPADE_TABLE[home]
+    built, paid = set(), {}
+    for cell in p.grid.neighbours[p.grid.cell("b2")]:
+        if p.is_river(cell):
+            continue
+        land = rules.LETTER_LANDSCAPE[p.landscape[cell]]
+        name = p.grid.name(cell)
+        try:                                               # [D5] build on home directly
+            play(p, f"build {name}")
+            built.add(land)
+        except IllegalTurn:
+            paid[land] = 20 - play(p, f"terraform {name}").player(colour).money
+    assert built == {home}
+    assert paid == {land: rules.SPADE_COST * (1 if land in one else 2) for land in one | two}
+
+
+def test_d7_faction_data_overridden_per_position() -> None:
+    board = "lBh d.. r..\n  r.. r.. r.."
+    factions = {"blue": "flaschengeister", "red": "golems"}
+    default = make(board, factions, {"blue": {"money": 8}}, round_tiles=NO_TILE)
+    changed = make(board, factions, {"blue": {"money": 8}}, round_tiles=NO_TILE,
+                   faction_data={"flaschengeister": {"shipping_vp": [5, 7],
+                                                     "house_income": [[1, 1]] * 8}})
+    assert play(default, "ship").player("blue").vp == default_factions()[
+        "flaschengeister"].shipping_vp[0] != 5
+    assert play(changed, "ship").player("blue").vp == 5
+    assert rounds.player_income(changed, "blue") == (1, 1)          # one house, no tile
+    assert rounds.player_income(default, "blue") != rounds.player_income(changed, "blue")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_d10_setup_displays_3_plus_players_tiles(players: int) -> None:
+    board, landscape = read_board(BOARDS_DIR / "base.toml")
+    factions = default_factions()
+    chosen = [factions[f] for f in ("flaschengeister", "golems", "feen", "kobolde")[:players]]
+    p = rounds.setup(board, landscape, chosen, random.Random(players))
+    held = [pl.bonus for pl in p.players]
+    shown = [tile for tile, _ in p.bonus_display]
+    assert len(set(held + shown)) == len(held + shown) == rules.BONUS_DISPLAY_EXTRA + players
+
+
+def test_d9_gain_in_full_and_excess_lost() -> None:
     assert gain((0, 1, 7), 5) == (0, 0, 8)
     assert gain((8, 0, 0), 20) == (0, 0, 8)
+    p = make("lBh l.. wRh\n  r.. r.. r..", {"blue": "flaschengeister", "red": "golems"},
+             {"blue": {"money": 4}, "red": {"power": [1, 0, 7]}}, round_tiles=NO_TILE)
+    assert play(p, "build b1").player("red").power == (0, 1, 7)   # no choice to decline
 
 
 def test_d11_shipping_through_river_only() -> None:
@@ -191,36 +265,53 @@ def test_d11_shipping_through_river_only() -> None:
     assert g.cell("e1") not in topo.in_range(p2, "blue")  # never through land
 
 
-def test_d12_transform_without_house() -> None:
-    board = "lBh w.. lBh lBh lBh\n  lBh lBh lBh lBh r.."
-    p = make(board, {"blue": "flaschengeister", "red": "golems"},
+D12_BOARD = "lBh w.. lBh lBh lBh\n  lBh lBh lBh lBh r.."
+
+
+def test_d12_transform_without_house(monkeypatch: pytest.MonkeyPatch) -> None:
+    p = make(D12_BOARD, {"blue": "flaschengeister", "red": "golems"},
              {"blue": {"money": 20, "towns": ["a1"], "town_tiles": ["t9", "t8p6", "tship"]}})
     assert p.houses_left("blue") == 0
     after = play(p, "terraform b1")
     assert after.landscape[p.grid.cell("b1")] == "l"
     with pytest.raises(IllegalTurn):
         play(p, "terraform b1 build")
+    assert "terraform b1" in {format_turn(t, p.grid) for t in legal.legal_turns(p)}
+    monkeypatch.setattr(act, "TRANSFORM_WITHOUT_HOUSE", False)
+    monkeypatch.setattr(legal, "TRANSFORM_WITHOUT_HOUSE", False)
+    with pytest.raises(IllegalTurn, match="D12"):
+        play(p, "terraform b1")
+    assert not any(t.action.name == "terraform" for t in legal.legal_turns(p))
 
 
-def test_d13_free_spades_must_transform_and_count_needed() -> None:
-    board = "sKh l.. s..\n  r.. r.. r.."
+def test_d13_free_spades_must_transform_and_count_needed(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    board = "l.. sKh s..\n  r.. r.. r.."
     p = make(board, {"black": "kobolde", "red": "golems"},
              {"black": {"money": 0, "power": [2, 0, 6]}}, round_tiles=tiles("r-spade2"))
-    with pytest.raises(IllegalTurn):
+    with pytest.raises(IllegalTurn, match="already home"):
         play(p, "pa-spade2 c1")                           # home already: nothing to do
-    after = play(p, "pa-spade2 b1")                       # Kobolde (swamp): lake is 1 spade
+    after = play(p, "pa-spade2 a1")                       # Kobolde (swamp): lake is 1 spade
     assert after.player("black").vp == 2                   # 1 spade used, the 2nd lost
     assert after.player("black").power == gain((8, 0, 0), 2)   # Kobolde: +2 per spade
+    monkeypatch.setattr(act, "FREE_SPADES_MUST_TRANSFORM", False)
+    monkeypatch.setattr(legal, "FREE_SPADES_MUST_TRANSFORM", False)
+    assert play(p, "pa-spade2 c1").player("black").vp == 0      # allowed, 0 spades used
+    assert "pa-spade2 c1" in {format_turn(t, p.grid) for t in legal.legal_turns(p)}
 
 
-def test_d14_no_shipping_at_track_end_and_tship_vp_only() -> None:
+def test_d14_no_shipping_at_track_end_and_tship_vp_only(monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
     p = make(TOWN_BOARD, {"blue": "seebaeren", "red": "golems"},
              {"blue": {"money": 18, "shipping": 3}}, round_tiles=tiles("r-ship2"),
              bridge_spots=["b1-d1"])
-    with pytest.raises(IllegalTurn):
+    with pytest.raises(IllegalTurn, match="D14"):
         play(p, "ship")
     after = play(p, "bridge b1-d1 town:tship")
     assert after.player("blue").vp == 4 and after.player("blue").shipping == 3
+    monkeypatch.setattr(act, "SHIP_AT_TRACK_END", True)
+    paid = play(p, "ship").player("blue")
+    assert (paid.money, paid.shipping, paid.vp) == (10, 3, 0)
 
 
 def test_d16_pa_spade2_pairs() -> None:
@@ -234,6 +325,11 @@ def test_d16_pa_spade2_pairs() -> None:
         play(p, "pa-spade2 b1 b1")                         # two different hexes
     with pytest.raises(IllegalTurn):
         play(p, "pa-spade2 b1 c1")                         # c1 only in range after b1
+    q = make("lBh f.. s..\n  w.. r.. r..", {"blue": "flaschengeister", "red": "golems"},
+             {"blue": {"power": [0, 2, 6]}}, round_tiles=NO_TILE)
+    with pytest.raises(IllegalTurn, match="exactly 1 spade"):
+        play(q, "pa-spade2 b1 a2")                         # wasteland needs 2 spades
+    assert play(q, "pa-spade2 a2").landscape[q.grid.cell("a2")] == "l"   # alone it may
 
 
 def test_d17_lake_house() -> None:
@@ -244,11 +340,18 @@ def test_d17_lake_house() -> None:
     assert after.buildings[p.grid.cell("d1")].kind == "house"
     with pytest.raises(IllegalTurn):
         play(after, "lake-house b1")                       # once per round
-    with pytest.raises(IllegalTurn):
+    with pytest.raises(IllegalTurn, match="D17"):
         play(p, "lake-house a2")                           # not a lake: no spades
+    full = make("lBp lBh lBh lBh lBh l..\n  lBh lBh lBh lBh r.. r..",
+                {"blue": "flaschengeister", "red": "golems"},
+                {"blue": {"palaces": ["left"], "towns": ["a1"],
+                          "town_tiles": ["t9", "t8p6", "tship"]}}, round_tiles=NO_TILE)
+    with pytest.raises(IllegalTurn, match="no house left"):
+        play(full, "lake-house f1")                        # needs a house on the tableau
+    assert not any(t.action.name == "lake-house" for t in legal.legal_turns(full))
 
 
-def test_d18_desert_dig_by_side_only() -> None:
+def test_d18_desert_dig_by_side_only(monkeypatch: pytest.MonkeyPatch) -> None:
     board = "dYp r.. l.. l..\n  w.. r.. r.. r.."
     p = make(board, {"yellow": "wuestentoechter", "red": "golems"},
              {"yellow": {"palaces": ["left"], "money": 4}}, round_tiles=NO_TILE)
@@ -261,9 +364,17 @@ def test_d18_desert_dig_by_side_only() -> None:
                     round_tiles=NO_TILE)
     with pytest.raises(IllegalTurn, match="D18|side"):
         play(shipping, "desert-dig c1")                    # in range by ship, yet no side
+    bridged = make(board, {"yellow": "wuestentoechter", "red": "golems"},
+                   {"yellow": {"palaces": ["left"], "bridges": ["a1-c1"]}},
+                   bridge_spots=["a1-c1"], round_tiles=NO_TILE)
+    with pytest.raises(IllegalTurn, match="D18"):
+        play(bridged, "desert-dig c1")                     # joined by a bridge only
+    monkeypatch.setattr(act, "DESERT_DIG_BY_SIDE_ONLY", False)
+    assert play(bridged, "desert-dig c1").landscape[p.grid.cell("c1")] == "d"
+    assert "desert-dig c1" in {format_turn(t, p.grid) for t in legal.legal_turns(bridged)}
 
 
-def test_d19_inv_kontor_repeatable() -> None:
+def test_d19_inv_kontor_repeatable(monkeypatch: pytest.MonkeyPatch) -> None:
     board = "sKp l.. w.. r..\n  w.. r.. r.. r.."
     p = make(board, {"black": "erfinderinnen", "red": "golems"},
              {"black": {"palaces": ["left"], "power": [0, 0, 8]}}, round_tiles=NO_TILE)
@@ -273,15 +384,42 @@ def test_d19_inv_kontor_repeatable() -> None:
     assert after.power_actions_used == () and after.player("black").specials_used == ()
     after = after.with_player(replace(after.player("black"), power=(0, 0, 8)))
     assert play(after, "inv-kontor a2").buildings[p.grid.cell("a2")].kind == "kontor"
+    monkeypatch.setattr(act, "REPEATABLE_SPECIALS", frozenset())
+    once = play(p, "inv-kontor b1")
+    assert once.player("black").specials_used == ("inv-kontor",)
+    with pytest.raises(IllegalTurn, match="used this round"):
+        play(once.with_player(replace(once.player("black"), power=(0, 0, 8))),
+             "inv-kontor a2")
 
 
-def test_d20_ifrit_edge_house() -> None:
+IFRIT_FULL = "wRk wRh wRh r.. wRh wRh wRh r.. l..\n  wRh r.. r.. r.. wRh wRh r.. r.. r.."
+
+
+def test_d20_ifrit_edge_house(monkeypatch: pytest.MonkeyPatch) -> None:
     board = "wRk l.. r.. l..\n  w.. r.. r.. r..\nr.. r.. r.. r.."
     p = make(board, {"red": "ifrit", "blue": "flaschengeister"},
              {"red": {"money": 14}}, round_tiles=NO_TILE)
-    after = play(p, "upgrade a1 pl @d1")
+    after = play(p, "upgrade a1 pl @d1")                   # any landscape: a lake
     assert after.landscape[p.grid.cell("d1")] == "w"
     assert after.buildings[p.grid.cell("d1")].kind == "house"
+    full = make(IFRIT_FULL, {"red": "ifrit", "blue": "flaschengeister"},
+                {"red": {"money": 14}}, round_tiles=NO_TILE)
+    assert full.houses_left("red") == 0
+    after = play(full, "upgrade a1 pl @i1")                # no house left: transform only
+    assert after.landscape[full.grid.cell("i1")] == "w"
+    assert after.buildings[full.grid.cell("i1")] is None
+    monkeypatch.setattr(act, "IFRIT_EDGE_NEEDS_HOUSE", True)
+    with pytest.raises(IllegalTurn, match="no house left"):
+        play(full, "upgrade a1 pl @i1")
+
+
+def test_d21_taking_a_tile_takes_its_coins(monkeypatch: pytest.MonkeyPatch) -> None:
+    p = make("lBh w..\n  r.. wRh", {"blue": "flaschengeister", "red": "golems"},
+             {"blue": {"money": 0}}, bonus_display={"b-house": 3, "b-ship": 0})
+    after = play(p, "pass b-house")
+    assert after.player("blue").money == 3 and "b-house" not in dict(after.bonus_display)
+    monkeypatch.setattr(act, "BONUS_COINS_TAKEN", False)
+    assert play(p, "pass b-house").player("blue").money == 0
 
 
 def test_d23_final_round_swap_option() -> None:
@@ -299,11 +437,13 @@ def test_d23_final_round_swap_option() -> None:
         play(q, "pass b-house")
 
 
-def test_d24_power_to_passed_players() -> None:
+def test_d24_power_to_passed_players(monkeypatch: pytest.MonkeyPatch) -> None:
     p = make("lBh l.. wRh\n  r.. r.. r..", {"blue": "flaschengeister", "red": "golems"},
              {"blue": {"money": 4}, "red": {"power": [4, 4, 0]}}, passed=["red"],
              round_tiles=NO_TILE)
     assert play(p, "build b1").player("red").power == (3, 5, 0)
+    monkeypatch.setattr(act, "NEIGHBOUR_POWER_TO_PASSED", False)
+    assert play(p, "build b1").player("red").power == (4, 4, 0)
 
 
 def test_d25_several_towns_in_one_action() -> None:
@@ -313,10 +453,23 @@ def test_d25_several_towns_in_one_action() -> None:
     validate(p)                                           # value 6 each: no town yet
     with pytest.raises(IllegalTurn):
         play(p, "upgrade a1 pr town:t9")                  # two towns are due
+    with pytest.raises(IllegalTurn):
+        play(p, "upgrade a1 pr")                          # founding is automatic
+    with pytest.raises(IllegalTurn, match="two town tiles"):
+        play(p, "upgrade a1 pr town:t9@a1 town:t8p6@b1")  # one town per component
     after = play(p, "upgrade a1 pr town:t9@a1 town:t8p6@f1")   # TOWN6: both at once
     assert after.player("blue").vp == 9 + 6 + 2 * 5 + 2 * 4    # tiles, round tile, ability
     assert len(after.player("blue").towns) == 2
-    assert len(legal.town_choices(play(p, "upgrade a1 pr town:t9@a1 town:t8p6@f1"))) == 1
+    assert legal.town_choices(after) == [()]
+
+
+def test_town_grows_instead_of_founding_again() -> None:
+    board = "lBh lBk r.. lBk lBk l..\n  w.. r.. r.. w.. r.. r.."
+    p = make(board, {"blue": "seebaeren", "red": "golems"},
+             {"blue": {"money": 14, "towns": ["a1"], "town_tiles": ["t9", "t8p6", "tship"],
+                       "bridges": ["b1-d1"]}}, bridge_spots=["b1-d1"], round_tiles=NO_TILE)
+    after = play(p, "build f1")                            # [D25] 5 buildings, one town
+    assert after.player("blue").town_tiles == ("t9", "t8p6", "tship")
 
 
 def test_d26_seebaeren_river_town() -> None:
@@ -330,7 +483,7 @@ def test_d26_seebaeren_river_town() -> None:
     assert play(p, "ship").player("blue").towns == ()      # founding is optional
 
 
-def test_d27_qualifying_component_is_illegal() -> None:
+def test_d27_qualifying_component_is_illegal(monkeypatch: pytest.MonkeyPatch) -> None:
     board = "lBk lBk lBk lBh r..\n  r.. r.. r.. r.. r.."
     p = make(board, {"blue": "flaschengeister", "red": "golems"})
     with pytest.raises(InputError, match="D27"):
@@ -338,6 +491,8 @@ def test_d27_qualifying_component_is_illegal() -> None:
     q = make(board, {"blue": "flaschengeister", "red": "golems"},
              {"blue": {"towns": ["a1"], "town_tiles": ["t9", "t8p6", "tship"]}})
     validate(q)
+    monkeypatch.setattr(validate_module, "QUALIFYING_COMPONENT_ILLEGAL", False)
+    validate(p)
 
 
 def test_d28_settlements_druiden_pass_power() -> None:
@@ -346,6 +501,10 @@ def test_d28_settlements_druiden_pass_power() -> None:
              {"green": {"palaces": ["left"], "power": [8, 0, 0]}}, round_tiles=NO_TILE)
     assert len(topo.components(p, "green")) == 2
     assert pass_bonus(p, "green") == (0, 4)                # 2 power per settlement
+    q = make(board, {"green": "druiden", "red": "golems"},
+             {"green": {"palaces": ["left"], "power": [8, 0, 0], "bridges": ["a1-c1"]}},
+             bridge_spots=["a1-c1"], round_tiles=NO_TILE)
+    assert pass_bonus(q, "green") == (0, 2)                # a bridge joins the settlements
 
 
 def test_d29_feline_right_palace_counts_buildings_off_the_river() -> None:
@@ -356,15 +515,45 @@ def test_d29_feline_right_palace_counts_buildings_off_the_river() -> None:
     assert pass_bonus(p, "yellow")[0] == len(off) == 2
 
 
-def test_d30_d31_tile_sets() -> None:
-    assert len(rules.ROUND_TILE_SET) == 8 and set(rules.ROUND_TILE_SET) == set(rules.ROUND_TILES)
-    assert len(rules.BONUS_TILES) == 8
+def test_d30_setup_draws_from_the_round_tile_set() -> None:
+    board, landscape = read_board(BOARDS_DIR / "base.toml")
+    factions = default_factions()
+    chosen = [factions["flaschengeister"], factions["golems"]]
+    supply = Counter(rules.ROUND_TILE_SET)
+    doubled = False
+    for seed in range(40):
+        drawn = Counter(rounds.setup(board, landscape, chosen, random.Random(seed)).round_tiles)
+        assert all(drawn[t] <= supply[t] for t in drawn)
+        doubled |= max(drawn.values()) == 2
+    assert doubled                                         # the set holds two doubles
+    twice = make("lBh w..\n  r.. wRh", {"blue": "flaschengeister", "red": "golems"},
+                 round_tiles=["r-spade2", "r-spade2", "r-house2", "r-house2", "r-town5"])
+    assert twice.round_tiles.count("r-spade2") == 2        # positions name tiles by kind
 
 
-def test_d32_druiden_exchange_at_end() -> None:
+def test_d31_bonus_tiles_named_by_content() -> None:
+    with pytest.raises(InputError, match="bonus"):
+        make("lBh w..\n  r.. wRh", {"blue": "flaschengeister", "red": "golems"},
+             {"blue": {"bonus": "A"}})
+    with pytest.raises(InputError, match="bonus tile"):
+        parse_turn("pass A", read_board(BOARDS_DIR / "base.toml")[0].grid)
+
+
+def test_d32_druiden_exchange_at_end(monkeypatch: pytest.MonkeyPatch) -> None:
     assert money_points(0, 6, druid=True) == 4            # 2 triples
     assert money_points(0, 6, druid=False) == 2
     assert money_points(1, 5, druid=True) == 3            # 1 triple (2 VP) + 3 money (1)
+    p = make("fGh r.. wRh\n  r.. r.. r..", {"green": "druiden", "red": "golems"},
+             {"green": {"money": 0, "power": [2, 0, 6]}}, round=5, passed=["red"],
+             round_tiles=NO_TILE)
+    assert final_scores(p)["green"] == 4 + 10              # 2 triples + shared area places
+    monkeypatch.setattr(scoring, "DRUID_EXCHANGE_AT_END", False)
+    assert final_scores(p)["green"] == 2 + 10
+
+
+def test_d33_tied_players_share_the_win() -> None:
+    assert winners({"blue": 30, "red": 30, "yellow": 12}) == ("blue", "red")
+    assert winners({"blue": 31, "red": 30}) == ("blue",)
 
 
 def test_d34_neutral_houses_count_for_nobody() -> None:
@@ -373,18 +562,30 @@ def test_d34_neutral_houses_count_for_nobody() -> None:
              neutral="green")
     assert topo.area_group(p, "blue") == 1
     assert p.grid.cell("b1") not in topo.in_range(p, "red")
+    assert len(topo.components(p, "blue")) == 2            # no settlement through it
+    q = make("lBh lNh l..\n  r.. r.. r..", {"blue": "flaschengeister", "red": "golems"},
+             {"blue": {"money": 11}, "red": {"power": [4, 4, 0]}}, variant="planer",
+             neutral="green", round_tiles=NO_TILE)
+    after = play(q, "upgrade a1 k")                        # the neutral house: 7, not 10
+    assert after.player("blue").money == 4                # neutral: no power to give to
+
+
+def test_d35_puzzles_need_every_other_player_passed() -> None:
+    p = make("lBh w..\n  r.. wRh", {"blue": "flaschengeister", "red": "golems"}, round=5)
+    with pytest.raises(PuzzleError, match="D35"):
+        check_puzzle(p)
+    check_puzzle(p.replace(passed=("red",)))
 
 
 def test_d36_setup_places_start_houses() -> None:
     board, landscape = read_board(BOARDS_DIR / "base.toml")
     factions = default_factions()
-    chosen = [factions[f] for f in ("flaschengeister", "wuestentoechter", "golems")]
+    chosen = [factions[f] for f in ("flaschengeister", "wuestentoechter", "erfinderinnen")]
     p = rounds.setup(board, landscape, chosen, random.Random(3))
     assert [len(p.buildings_of(f.colour)) for f in chosen] == [2, 3, 2]
     assert all(pl.vp == 0 for pl in p.players)
-    for pl in p.players:                                  # start power + income only
+    for pl in p.players:            # start power + income only: no Erfinderinnen power
         assert pl.power == gain(rules.POWER_START, rounds.player_income(p, pl.colour)[1])
-    assert len(p.bonus_display) == rules.BONUS_DISPLAY_EXTRA
     assert all(coins == 1 for _, coins in p.bonus_display)
 
 
@@ -514,13 +715,6 @@ def test_feen_income_and_spade_action() -> None:
     assert after.player("green").power == (6, 2, 0) and after.player("green").money == 0
     with pytest.raises(IllegalTurn):
         play(after, "feen-spade b1")                       # once per round
-
-
-def test_d33_tied_players_share_the_win() -> None:
-    from solver.terra_nova_kosmos.engine.scoring import winners
-    assert rules.TIES_SHARE_WIN
-    assert winners({"blue": 30, "red": 30, "yellow": 12}) == ("blue", "red")
-    assert winners({"blue": 31, "red": 30}) == ("blue",)
 
 
 @pytest.mark.parametrize(("tile", "vp"), [("b-house", 2), ("b-kontor", 2), ("b-palace", 4),

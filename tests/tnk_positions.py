@@ -29,9 +29,10 @@ def _toml(value: Any) -> str:
 
 
 def make(board: str, factions: dict[str, str], players: dict[str, dict[str, Any]] | None = None,
-         **top: Any) -> Position:
+         faction_data: dict[str, dict[str, Any]] | None = None, **top: Any) -> Position:
     """A position: ``board`` rows of 3-char tokens, ``factions`` colour → faction id,
-    per-player tables, and top-level keys (defaults: round 1, first player to move)."""
+    per-player tables, ``[faction_data.<id>]`` overrides, and top-level keys (defaults:
+    round 1, first player to move)."""
     colours = list(factions)
     top = {"to_move": colours[0], "round": 1,
            "round_tiles": ["r-house2", "r-kontor3", "r-palace5", "r-town5", "r-ship2"],
@@ -42,6 +43,9 @@ def make(board: str, factions: dict[str, str], players: dict[str, dict[str, Any]
     lines += ['board = """', board.strip("\n"), '"""']
     for colour, table in (players or {}).items():
         lines.append(f"[player.{colour}]")
+        lines += [f"{key} = {_toml(value)}" for key, value in table.items()]
+    for faction, table in (faction_data or {}).items():
+        lines.append(f"[faction_data.{faction}]")
         lines += [f"{key} = {_toml(value)}" for key, value in table.items()]
     return parse_position("\n".join(lines) + "\n", "test.toml")
 

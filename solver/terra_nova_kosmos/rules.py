@@ -2,8 +2,9 @@
 
 Data only, no legality logic: the engine and the model both read these
 constants and tables and share nothing else about the rules. Every decision
-the rulebook leaves open is a named constant or a field of :class:`Rules`
-(docs/terra-nova-kosmos.md lists them). Faction tableaux are data too
+the rulebook leaves open that could be taken another way is a named constant
+or a field of :class:`Rules` that the engine reads (docs/terra-nova-kosmos.md
+lists them all, with the function holding each of the others). Faction tableaux are data too
 (``factions.toml``, read by :mod:`solver.terra_nova_kosmos.fileformat`).
 """
 
@@ -54,9 +55,6 @@ TOWN_TILES_EACH = 4
 ROUNDS = 5
 PALACE_SIDES: tuple[str, ...] = ("left", "right")
 
-UNLIMITED_MONEY = True
-"""[D1] Money, landscape tiles and X-markers are unlimited; the score is uncapped."""
-
 # ---- costs ------------------------------------------------------------------------------
 
 HOUSE_COST = 4
@@ -74,8 +72,6 @@ BRIDGE_COST = 10
 POWER_START: tuple[int, int, int] = (2, 2, 4)
 """Bowls I, II, III at setup, for every faction (rulebook; formerly [D8])."""
 POWER_TOKENS = 8
-POWER_GAIN_MANDATORY = True
-"""[D9] Every power gain is applied in full and is mandatory."""
 
 POWER_ACTIONS: dict[str, int] = {
     "pa-bridge3": 3, "pa-bridge4": 4, "pa-ship": 4, "pa-money7": 4, "pa-spade1": 4,
@@ -95,8 +91,10 @@ DRUID_TRIPLE = (3, 2)
 
 SPECIAL_ACTIONS: tuple[str, ...] = ("b-spade", "feen-spade", "lake-house", "free-kontor",
                                     "desert-dig", "inv-kontor")
-"""Special actions; all but ``inv-kontor`` once per round (X-marker) [D19]."""
+"""Special actions; all but :data:`REPEATABLE_SPECIALS` once per round (X-marker)."""
 REPEATABLE_SPECIALS: frozenset[str] = frozenset({"inv-kontor"})
+"""[D19] Special actions with no X-marker: ``inv-kontor`` may be taken again in the same
+round; it is no power action either (no board marker, no Ifrit rebate)."""
 
 # ---- towns --------------------------------------------------------------------------------
 
@@ -230,54 +228,42 @@ class Rules:
 
 DEFAULT_RULES = Rules()
 
-# ---- the remaining decisions, named so engine and model cite the same thing -----------------
+# ---- the remaining decisions, each read by the engine -------------------------------------
+# Decisions the engine implements by its structure, with no other way to take them
+# (no cap on money [D1], gains in full [D9], river-only shipping [D11], towns and
+# settlements as components [D25][D28], optional river links [D26], river adjacency by
+# side [D29], shared wins [D33], neutral houses owned by nobody [D34], puzzles after
+# the others passed [D35], start houses placed [D36], a transformed Planer mark no longer
+# its colour's [D37]) have no flag:
+# docs/terra-nova-kosmos.md names the function that holds each.
 
 EDGE_NEIGHBOURS = 6
 """[D3] An edge hex is a landscape hex with fewer than this many neighbouring cells."""
-SHIPPING_THROUGH_RIVER_ONLY = True
-"""[D11] Shipping range: a path through 1..S river hexes only, never through land."""
 TRANSFORM_WITHOUT_HOUSE = True
 """[D12] Transforming without building is legal, also with no house left."""
 FREE_SPADES_MUST_TRANSFORM = True
-"""[D13] A free-spade action transforms at least one hex; unused free spades are lost."""
+"""[D13] A free-spade action transforms at least one hex (not one already home);
+unused free spades are lost."""
 SHIP_AT_TRACK_END = False
 """[D14] Shipping at the last track space is illegal; ``tship`` there gives its VP only."""
 PA_SPADE2_PAIR_SPADES = 1
 """[D16] ``pa-spade2`` on two distinct hexes: each needs exactly this many spades."""
-LAKE_HOUSE_SPADES = 0
-"""[D17] ``lake-house`` needs a house on the tableau and uses no spades."""
+LAKE_HOUSE_LANDSCAPE = "lake"
+"""[D17] ``lake-house`` builds only on an unbuilt hex of this landscape (no spades) and
+needs a house on the tableau."""
 DESERT_DIG_BY_SIDE_ONLY = True
 """[D18] The ``desert-dig`` target shares a hex side with a building (no bridge, no ship)."""
-INV_KONTOR_ONCE_PER_ROUND = False
-"""[D19] ``inv-kontor`` is repeatable and is no power action (no X-marker, no Ifrit rebate)."""
-IFRIT_EDGE_ANY_LANDSCAPE = True
-"""[D20] The Ifrit edge house goes on any unbuilt edge landscape; no house left → transform only."""
+IFRIT_EDGE_NEEDS_HOUSE = False
+"""[D20] The Ifrit edge house goes on any unbuilt edge landscape; with no house left the
+hex is only transformed (True: the edge house would need a house on the tableau)."""
 BONUS_COINS_TAKEN = True
 """[D21] Taking a bonus tile from the display takes the coins on it."""
 NEIGHBOUR_POWER_TO_PASSED = True
 """[D24] Power from others' building is mandatory, free, and reaches passed players too."""
-TOWNS_PER_COMPONENT = 1
-"""[D25] A town is a component of own buildings holding a tile; one town per component."""
-SEEBAEREN_LINKS_OPTIONAL = True
-"""[D26] Seebären river links are optional, usable after any later own action, then permanent."""
 QUALIFYING_COMPONENT_ILLEGAL = True
 """[D27] A position with a tile-less qualifying component (owner has tiles left) is illegal."""
-SETTLEMENT_BY_SIDE_OR_BRIDGE = True
-"""[D28] A settlement is a component under hex-side-or-bridge adjacency."""
-RIVER_ADJACENT_BY_SIDE = True
-"""[D29] River-adjacent / same continent are hex-side relations."""
 DRUID_EXCHANGE_AT_END = True
 """[D32] Druiden may exchange triples for VP at game end before the money conversion."""
-TIES_SHARE_WIN = True
-"""[D33] Tied players share the win."""
-NEUTRAL_COUNTS_FOR_NOBODY = True
-"""[D34] Neutral houses give nobody range and count in nobody's area or settlements."""
-PUZZLE_OTHERS_PASSED = True
-"""[D35] In puzzles every other player has passed and stays inactive."""
-START_HOUSES_PLACED = True
-"""[D36] Start houses are placed, not built: no power, no triggers, no points."""
-PLANER_TRANSFORMED_MARK_ELIGIBLE = False
-"""[D37] Planer: a transformed marked hex takes no neutral house."""
 PLANER_ROUND = 3
 PLANER_LATER_HOUSES = 2
 """Planer: in phase 3 of round 3 the neutral colour's houses go on up to 2 more of its

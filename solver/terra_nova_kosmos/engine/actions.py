@@ -16,17 +16,21 @@ from solver.terra_nova_kosmos.engine.power import gain, spend
 from solver.terra_nova_kosmos.notation import Action, Exchange, Town, Turn
 from solver.terra_nova_kosmos.position import Building, Player, Position
 from solver.terra_nova_kosmos.rules import (
+    BONUS_COINS_TAKEN,
     BONUS_TILES,
     BRIDGE_COST,
     BRIDGES,
+    DESERT_DIG_BY_SIDE_ONLY,
     DRUID_TRIPLE,
     FEEN_SPADE_POWER,
     FELINE_KONTOR_COST,
     FELINE_KONTOR_COST_NEIGHBOUR,
     FLASCHENGEISTER_TOWN_VP,
+    FREE_SPADES_MUST_TRANSFORM,
     GOLEMS_PASS_VP,
     HOUSE,
     HOUSE_COST,
+    IFRIT_EDGE_NEEDS_HOUSE,
     IFRIT_POWER_REBATE,
     INV_KONTOR_POWER,
     KOBOLDE_PALACE_POWER,
@@ -34,19 +38,24 @@ from solver.terra_nova_kosmos.rules import (
     KONTOR,
     KONTOR_COST,
     KONTOR_COST_NEIGHBOUR,
+    LAKE_HOUSE_LANDSCAPE,
     LANDSCAPE_LETTER,
     LETTER_LANDSCAPE,
+    NEIGHBOUR_POWER_TO_PASSED,
     PA_MONEY,
     PA_SPADE2_PAIR_SPADES,
     PALACE,
     PALACE_COST,
     POWER_ACTIONS,
+    REPEATABLE_SPECIALS,
     ROUND_TILES,
     ROUNDS,
+    SHIP_AT_TRACK_END,
     SHIP_COST,
     SPADE_COST,
     SPADES,
     TOWN_TILES,
+    TRANSFORM_WITHOUT_HOUSE,
 )
 
 
@@ -159,9 +168,11 @@ def _watchers(position: Position, colour: str, faction: str, gift: str) -> Posit
 
 
 def _neighbour_power(position: Position, colour: str, cell: int) -> Position:
-    """[D24] Every other player gains 1 power per own building adjacent to ``cell``."""
+    """[D24] Every other player gains 1 power per own building adjacent to ``cell``
+    (passed players too)."""
     for other, count in sorted(topo.others_adjacent(position, cell, colour).items()):
-        position = _add(position, other, power=count)
+        if NEIGHBOUR_POWER_TO_PASSED or not position.has_passed(other):
+            position = _add(position, other, power=count)
     return position
 
 
@@ -206,6 +217,12 @@ def _in_range(position: Position, colour: str, cell: int, reach: set[int] | None
         raise IllegalTurn(f"{position.grid.name(cell)} is not in range of {colour}")
 
 
+def _must_build(action: Action) -> None:
+    """[D12] Whether a transformation may stay without a house."""
+    if action.build is None and not TRANSFORM_WITHOUT_HOUSE:
+        raise IllegalTurn("a transformed hex must be built on [D12]")
+
+
 def _house_left(position: Position, colour: str) -> None:
     if position.houses_left(colour) <= 0:
         raise IllegalTurn(f"{colour} has no house left")
@@ -246,8 +263,9 @@ def _dig(position: Position, colour: str, action: Action, free: int, reach: set[
     _free_land(position, cell)
     _in_range(position, colour, cell, reach)
     needed = spades_needed(position, colour, cell)
-    if needed == 0:
+    if needed == 0 and (free == 0 or FREE_SPADES_MUST_TRANSFORM):
         raise IllegalTurn(f"{position.grid.name(cell)} is already home landscape; build there")
+    _must_build(action)
     if action.name == "pa-spade2":
         bought = 0
         if needed > free:
@@ -266,6 +284,7 @@ def _pa_spade2_pair(position: Position, colour: str, action: Action, reach: set[
                     ) -> Position:
     """[D16] Two distinct hexes needing exactly 1 spade each, in range before the action."""
     a, b = action.cells
+    _must_build(action)
     if a == b:
         raise IllegalTurn("pa-spade2 on two hexes needs two different hexes")
     for cell in (a, b):
@@ -321,9 +340,7 @@ def _upgrade(position: Position, colour: str, action: Action) -> Position:
     if faction == "kobolde":
         position = _add(position, colour, power=KOBOLDE_PALACE_POWER)
     if action.ship:
-        if _player(position, colour).shipping >= position.faction(colour).max_shipping:
-            raise IllegalTurn("shipping is at the track's end")
-        position = _ship_step(position, colour)
+        position = _ship(position, colour)
     if action.edge is not None:
         position = _ifrit_edge(position, colour, action.edge)
     return position
@@ -334,6 +351,8 @@ def _ifrit_edge(position: Position, colour: str, cell: int) -> Position:
     _free_land(position, cell)
     if cell not in position.board.edge:
         raise IllegalTurn(f"{position.grid.name(cell)} is not an edge hex")
+    if IFRIT_EDGE_NEEDS_HOUSE:
+        _house_left(position, colour)
     position = _transform(position, colour, cell)
     if position.houses_left(colour) > 0:
         position = _build(position, colour, cell, pay=False)
@@ -355,7 +374,8 @@ def _bridge(position: Position, colour: str, bridge: tuple[int, int]) -> Positio
 
 
 def _ship(position: Position, colour: str) -> Position:
-    if _player(position, colour).shipping >= position.faction(colour).max_shipping:
+    if _player(position, colour).shipping >= position.faction(colour).max_shipping \
+            and not SHIP_AT_TRACK_END:
         raise IllegalTurn("shipping is at the track's end [D14]")
     return _ship_step(position, colour)
 
@@ -394,7 +414,7 @@ def _special_action(position: Position, colour: str, action: Action, reach: set[
             raise IllegalTurn("b-spade needs the bonus tile b-spade")
     elif not has_palace(position, colour, needs, side):
         raise IllegalTurn(f"{name} needs the {side} palace of the {needs}")
-    if name != "inv-kontor":
+    if name not in REPEATABLE_SPECIALS:
         position = _special(position, colour, name)
     cell = action.cells[0]
     if name == "b-spade":
@@ -404,8 +424,9 @@ def _special_action(position: Position, colour: str, action: Action, reach: set[
         return _dig(position, colour, action, 1, reach)
     if name == "lake-house":
         _free_land(position, cell)
-        if position.landscape[cell] != LANDSCAPE_LETTER["lake"]:
-            raise IllegalTurn(f"{position.grid.name(cell)} is not a lake")
+        if position.landscape[cell] != LANDSCAPE_LETTER[LAKE_HOUSE_LANDSCAPE]:
+            raise IllegalTurn(f"{position.grid.name(cell)} is not a {LAKE_HOUSE_LANDSCAPE} "
+                              "[D17]")
         return _build(position, colour, cell, pay=False)
     if name == "free-kontor":
         building = position.buildings[cell]
@@ -419,8 +440,7 @@ def _special_action(position: Position, colour: str, action: Action, reach: set[
         _free_land(position, cell)
         if position.landscape[cell] == _home_letter(position, colour):
             raise IllegalTurn("desert-dig needs a landscape that is not home yet")
-        own = set(position.buildings_of(colour))
-        if not own & set(position.grid.neighbours[cell]):
+        if not set(position.buildings_of(colour)) & dig_neighbours(position, colour, cell):
             raise IllegalTurn("desert-dig needs a hex sharing a side with an own building [D18]")
         position = _transform(position, colour, cell)
         if action.build is not None:
@@ -435,6 +455,14 @@ def _special_action(position: Position, colour: str, action: Action, reach: set[
     position = _set_cell(position, cell, Building(colour, KONTOR),
                          _home_letter(position, colour))
     return _after_upgrade(position, colour, cell, KONTOR)
+
+
+def dig_neighbours(position: Position, colour: str, cell: int) -> set[int]:
+    """[D18] The hexes whose own building lets ``desert-dig`` reach ``cell``: those sharing
+    a side with it (with the decision taken the other way: adjacent, bridges included)."""
+    if DESERT_DIG_BY_SIDE_ONLY:
+        return set(position.grid.neighbours[cell])
+    return topo.adjacent(position, cell, colour)
 
 
 def pass_bonus(position: Position, colour: str) -> tuple[int, int]:
@@ -480,7 +508,8 @@ def _pass(position: Position, colour: str, action: Action) -> Position:
         position = position.replace(bonus_display=tuple(
             (t, display[t]) for t in BONUS_TILES if t in display))
         position = _update(position, colour, bonus=action.tile)
-        position = _add(position, colour, money=coins)
+        if BONUS_COINS_TAKEN:                       # [D21]
+            position = _add(position, colour, money=coins)
     return position.replace(passed=position.passed + (colour,))
 
 

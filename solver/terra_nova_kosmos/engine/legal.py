@@ -23,20 +23,28 @@ from solver.terra_nova_kosmos.position import Position
 from solver.terra_nova_kosmos.rules import (
     BRIDGE_COST,
     FELINE_KONTOR_COST_NEIGHBOUR,
+    FREE_SPADES_MUST_TRANSFORM,
     HOUSE,
     HOUSE_COST,
     KONTOR,
+    LAKE_HOUSE_LANDSCAPE,
     LANDSCAPE_LETTER,
     PALACE_COST,
+    REPEATABLE_SPECIALS,
     ROUNDS,
     SHIP_COST,
     SPADE_COST,
+    TRANSFORM_WITHOUT_HOUSE,
 )
 
 
 def _digs(name: str, cells: list[int], can_build: bool) -> Iterator[Action]:
+    """``name`` on each of ``cells``, with and without the house ([D12]; ``desert-dig``
+    always may leave the hex unbuilt)."""
+    bare = TRANSFORM_WITHOUT_HOUSE or name == "desert-dig"
     for cell in cells:
-        yield Action(name, cells=(cell,))
+        if bare:
+            yield Action(name, cells=(cell,))
         if can_build:
             yield Action(name, cells=(cell,), build=cell)
 
@@ -45,7 +53,7 @@ def _special_ready(position: Position, name: str) -> bool:
     """Whether ``to_move`` holds what the special action needs and has not used it."""
     colour = position.to_move
     player = position.player(colour)
-    if name in player.specials_used:
+    if name in player.specials_used and name not in REPEATABLE_SPECIALS:
         return False
     if name == "b-spade":
         return player.bonus == "b-spade"
@@ -103,25 +111,28 @@ def candidate_actions(position: Position) -> list[Action]:
     for name in ("bridge", "pa-bridge3", "pa-bridge4"):
         if power_ok(name) if name != "bridge" else wealth >= BRIDGE_COST:
             out += [Action(name, bridge=s) for s in spots]
+    spadeable = other if FREE_SPADES_MUST_TRANSFORM else free        # [D13]
     for name in ("pa-spade1", "pa-spade2", "b-spade", "feen-spade"):
         if power_ok(name) if name.startswith("pa-") else _special_ready(position, name):
-            out += _digs(name, other, can_build)
+            out += _digs(name, spadeable, can_build)
     if power_ok("pa-spade2"):
         ones = [c for c in other if act.spades_needed(position, colour, c) == 1]
         for a, b in combinations(ones, 2):
-            out.append(Action("pa-spade2", cells=(a, b)))
+            if TRANSFORM_WITHOUT_HOUSE:
+                out.append(Action("pa-spade2", cells=(a, b)))
             if can_build:
                 out += [Action("pa-spade2", cells=(a, b), build=x) for x in (a, b)]
     if can_build and _special_ready(position, "lake-house"):
-        lake = LANDSCAPE_LETTER["lake"]
+        lake = LANDSCAPE_LETTER[LAKE_HOUSE_LANDSCAPE]
         out += [Action("lake-house", cells=(c,)) for c in range(position.grid.size)
                 if position.landscape[c] == lake and position.buildings[c] is None]
     if _special_ready(position, "free-kontor"):
         out += [Action("free-kontor", cells=(c,)) for c in houses]
     if _special_ready(position, "desert-dig"):
-        beside = sorted({nb for c in own for nb in position.grid.neighbours[c]
-                         if position.buildings[nb] is None and not position.is_river(nb)
-                         and position.landscape[nb] != home})
+        beside = sorted(c for c in range(position.grid.size)
+                        if position.buildings[c] is None and not position.is_river(c)
+                        and position.landscape[c] != home
+                        and act.dig_neighbours(position, colour, c) & set(own))
         out += _digs("desert-dig", beside, can_build)
     if _special_ready(position, "inv-kontor"):
         out += [Action("inv-kontor", cells=(c,)) for c in free]

@@ -70,7 +70,8 @@ def advance(position: Position, rng: random.Random | None = None) -> Position:
 
 def _neutral_house(position: Position, colour: str, rng: random.Random | None) -> Position:
     """A neutral house of ``colour``'s landscape on a free marked hex still of that
-    landscape ([D37]); at random with ``rng``, else on the first such hex; none: nothing."""
+    landscape ([D37]: the board keeps no printed landscape, so a transformed mark is
+    no longer the colour's); at random with ``rng``, else on the first such hex; none: nothing."""
     land = LANDSCAPE_LETTER[HOME[colour]]
     free = [c for c in position.board.neutral_marks
             if position.buildings[c] is None and position.landscape[c] == land]

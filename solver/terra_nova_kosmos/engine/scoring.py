@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from solver.terra_nova_kosmos.engine.board import area_group
 from solver.terra_nova_kosmos.position import Position
-from solver.terra_nova_kosmos.rules import AREA_POINTS, DRUID_TRIPLE, MONEY_PER_VP
+from solver.terra_nova_kosmos.rules import (
+    AREA_POINTS,
+    DRUID_EXCHANGE_AT_END,
+    DRUID_TRIPLE,
+    MONEY_PER_VP,
+)
 
 
 def money_points(money: int, power_three: int, druid: bool) -> int:
@@ -37,7 +42,8 @@ def final_breakdown(position: Position) -> dict[str, tuple[int, int, int]]:
     """Per player ``(vp before, money VP, area VP)`` at the end of the game."""
     sizes = {p.colour: area_group(position, p.colour) for p in position.players}
     area = area_points(sizes)
-    return {p.colour: (p.vp, money_points(p.money, p.power[2], p.faction == "druiden"),
+    return {p.colour: (p.vp, money_points(p.money, p.power[2],
+                                          p.faction == "druiden" and DRUID_EXCHANGE_AT_END),
                        area[p.colour]) for p in position.players}
 
 
