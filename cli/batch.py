@@ -16,9 +16,9 @@ from typing import Any
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from cli.cluster import INTERRUPTED, note_ran_on, scheduler_option
+from cli.cluster import note_ran_on, scheduler_option
 from cli.console import err, user_errors
-from solver.batch import run_batch
+from solver.batch import batch_status, run_batch
 from solver.cpsat import SolveParams, default_workers
 from solver.executor import connect
 from solver.tomlfile import atomic_write_text
@@ -55,9 +55,15 @@ def batch(files: tuple[Path, ...], verify: bool, out: Path | None, turns: int | 
     Each line is the object `solve --json` (or `verify --json`) prints for the
     file, with "file" first and "status" (its exit status) last; a file that
     cannot be read or solved gives {"file", "error", "status": 2}. Lines follow
-    the order of FILES (fields: docs/json.md). The exit status is the highest
-    of the files'. --scheduler runs the files on a Dask cluster (README:
-    Running on a cluster); the files are read and written here.
+    the order of FILES (fields: docs/json.md). --scheduler runs the files on
+    a Dask cluster (README: Running on a cluster); the files are read and
+    written here.
+
+    \b
+    Exit status: 1 when any file's status is 1 (the engine disagrees with the
+    solver, or a --verify solution does not hold), even after Ctrl-C; else 130
+    after Ctrl-C; else the highest of the files' (2 bad input, 3 no answer
+    within --time-limit); 0 when every file is done.
     """
     if verify and (turns is not None or draws is not None):
         raise click.UsageError("--turns and --draws are for solving, not --verify")
@@ -94,14 +100,14 @@ def _emit(objs: list[dict[str, Any]]) -> None:
 
 def _finish(lines: list[dict[str, Any]], total: int, out: Path | None,
             interrupted: bool) -> None:
-    """Summary on stderr; exit with the highest status (130 after Ctrl-C)."""
+    """Summary on stderr; exit with :func:`solver.batch.batch_status` of the lines."""
     failed = sum(1 for line in lines if line.get("status"))
     where = f" in {out}" if out is not None else ""
     if interrupted:
         err.print(f"interrupted: {len(lines)} of {total} files done, kept{where}",
                   soft_wrap=True)
-        sys.exit(INTERRUPTED)
-    err.print(f"{total} files: {total - failed} ok, {failed} failed{where}", soft_wrap=True)
-    status = max((line.get("status", 0) for line in lines), default=0)
+    else:
+        err.print(f"{total} files: {total - failed} ok, {failed} failed{where}", soft_wrap=True)
+    status = batch_status([line.get("status", 0) for line in lines], interrupted)
     if status:
         sys.exit(status)

@@ -17,7 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from solver.cpsat import SolveParams
-from solver.errors import EXIT_NO_ANSWER, EngineDisagreement, InputError, NoAnswer
+from solver.errors import (
+    EXIT_DISAGREE,
+    EXIT_INTERRUPTED,
+    EXIT_NO_ANSWER,
+    EngineDisagreement,
+    InputError,
+    NoAnswer,
+)
 from solver.executor import Executor, in_order
 from solver.games import check_options, game_of, require_command
 from solver.tomlfile import read_text, supplied_texts
@@ -112,3 +119,19 @@ def run_batch(files: Sequence[Path], verify: bool, options: Mapping[str, Any],
     with closing(executor.map_unordered(check_file, tasks)) as dones:
         for ready in in_order(dones):
             yield [done.value for done in ready]
+
+
+def batch_status(statuses: Sequence[int], interrupted: bool = False) -> int:
+    """The exit status of a batch whose files gave ``statuses``.
+
+    1 when any file gave 1 (the engine disagreed with the solver, or with
+    ``--verify`` a solution does not hold): a wrong answer is never hidden
+    behind another file's bad input or time limit, nor behind Ctrl-C. Else
+    130 after Ctrl-C, else the highest status (2 bad input, 3 no answer in
+    time), 0 when every file is done.
+    """
+    if EXIT_DISAGREE in statuses:
+        return EXIT_DISAGREE
+    if interrupted:
+        return EXIT_INTERRUPTED
+    return max(statuses, default=0)
