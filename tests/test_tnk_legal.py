@@ -15,7 +15,9 @@ import pytest
 
 from solver.terra_nova_kosmos.engine import board as topo
 from solver.terra_nova_kosmos.engine import legal, rounds
-from solver.terra_nova_kosmos.engine.playout import random_turn
+from solver.terra_nova_kosmos.engine.actions import apply_turn
+from solver.terra_nova_kosmos.engine.perft import perft
+from solver.terra_nova_kosmos.engine.playout import random_game, random_turn
 from solver.terra_nova_kosmos.fileformat import BOARDS_DIR, read_board
 from solver.terra_nova_kosmos.notation import (
     BRIDGE_ACTIONS,
@@ -23,10 +25,12 @@ from solver.terra_nova_kosmos.notation import (
     DIG_ACTIONS,
     PLAIN_ACTIONS,
     Action,
+    format_turn,
+    parse_turn,
 )
 from solver.terra_nova_kosmos.position import Position
-from solver.terra_nova_kosmos.rules import BONUS_TILES
-from tests.tnk_positions import random_factions
+from solver.terra_nova_kosmos.rules import BONUS_TILES, SPECIAL_ACTIONS
+from tests.tnk_positions import make, random_factions
 
 
 def every_action(position: Position) -> list[Action]:
@@ -76,7 +80,28 @@ def rich(position: Position) -> Position:
     return position.with_player(replace(player, money=40, power=(0, 0, 8)))
 
 
+def special_positions() -> dict[str, Position]:
+    """Per special action, the first position of the seeded full games (eager play) in
+    which the player to move may take it."""
+    board, landscape = read_board(BOARDS_DIR / "base.toml")
+    found: dict[str, Position] = {}
+
+    def look(position: Position) -> bool:
+        for name in SPECIAL_ACTIONS:
+            if name not in found and legal.special_ready(position, name):
+                found[name] = position
+        return len(found) == len(SPECIAL_ACTIONS)
+
+    for seed in range(200):
+        rng = random.Random(seed)
+        random_game(board, landscape, random_factions(rng, 2 + seed % 3), seed, stop=look)
+        if len(found) == len(SPECIAL_ACTIONS):
+            break
+    return found
+
+
 POSITIONS = sample_positions(12)
+SPECIALS = special_positions()
 
 
 @pytest.mark.parametrize("position", POSITIONS + [rich(p) for p in POSITIONS],
@@ -86,3 +111,28 @@ def test_candidates_lose_no_legal_action(position: Position) -> None:
     accepted = {a for a in every_action(position) if legal.afford(position, a) is not None}
     assert accepted <= offered
     assert accepted == {a for a in offered if legal.afford(position, a) is not None}
+
+
+def test_every_special_action_is_generated() -> None:
+    assert set(SPECIALS) == set(SPECIAL_ACTIONS)
+    for name, position in SPECIALS.items():
+        for p in (position, rich(position)):
+            offered = set(legal.candidate_actions(p))
+            accepted = {a for a in every_action(p) if legal.afford(p, a) is not None}
+            assert accepted == {a for a in offered if legal.afford(p, a) is not None}
+        assert any(t.action.name == name for t in legal.legal_turns(rich(position))), name
+
+
+def test_druiden_triples_before_every_action_in_a_game() -> None:
+    p = make("fGh f.. r..\n  r.. r.. wRh", {"green": "druiden", "red": "golems"},
+             {"green": {"money": 4, "power": [0, 2, 6]}},
+             round_tiles=["r-palace5"] * 5)
+    turns = {format_turn(t, p.grid) for t in legal.legal_turns(p)}
+    assert {"build b1", "*1 build b1", "*2 build b1", "*2 pass b-house"} <= turns
+    assert "pa-money7" in turns and "*1 pa-money7" not in turns     # 3 left, 4 needed
+    assert perft(p).turns == len(turns)
+    after = apply_turn(p, parse_turn("*2 build b1", p.grid)).player("green")
+    assert (after.vp, after.money, after.power) == (4, 0, (6, 2, 0))
+    puzzle = legal.successors(p)                                  # the puzzles' form
+    assert not any(e.kind == "*" for turn, _ in puzzle for e in turn.before)
+    assert len(puzzle) < len(turns)

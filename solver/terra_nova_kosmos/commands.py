@@ -102,7 +102,7 @@ def play(file: Path, turns: int | None, seed: int, out: Path | None, screen: Scr
         table.add_column(column, justify="right" if column in ("#", "round") else "left")
     played = 0
     while not rounds.game_over(position) and (turns is None or played < turns):
-        turn, after = random_turn(position, rng)
+        turn, after = random_turn(position, rng, eager=True)
         played += 1
         table.add_row(str(played), str(position.round), position.to_move,
                       format_turn(turn, position.grid))

@@ -9,6 +9,13 @@ founds the towns the action makes due (tile choices enumerated) and, for the
 Seebären, optionally one town over the river (after any action, the pass
 included [D26]). :func:`candidate_actions` lists every action worth trying;
 :func:`successors` keeps the legal ones with the position each leads to.
+
+In a game, more exchanges are real choices: the Druiden triples (3 power → 2
+VP) now rather than later move tokens to bowl I, where others' building and the
+next income refill them. ``triples=True`` (:func:`legal_turns`, ``perft``) adds
+every number of triples before every action. The puzzles' searches leave them
+out: there the player's turns follow each other and nothing after the pass
+scores but the triples the pass or the end take anyway.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from solver.terra_nova_kosmos.notation import Action, Exchange, Town, Turn
 from solver.terra_nova_kosmos.position import Position
 from solver.terra_nova_kosmos.rules import (
     BRIDGE_COST,
+    DRUID_TRIPLE,
     FELINE_KONTOR_COST_NEIGHBOUR,
     FREE_SPADES_MUST_TRANSFORM,
     HOUSE,
@@ -49,7 +57,7 @@ def _digs(name: str, cells: list[int], can_build: bool) -> Iterator[Action]:
             yield Action(name, cells=(cell,), build=cell)
 
 
-def _special_ready(position: Position, name: str) -> bool:
+def special_ready(position: Position, name: str) -> bool:
     """Whether ``to_move`` holds what the special action needs and has not used it."""
     colour = position.to_move
     player = position.player(colour)
@@ -113,7 +121,7 @@ def candidate_actions(position: Position) -> list[Action]:
             out += [Action(name, bridge=s) for s in spots]
     spadeable = other if FREE_SPADES_MUST_TRANSFORM else free        # [D13]
     for name in ("pa-spade1", "pa-spade2", "b-spade", "feen-spade"):
-        if power_ok(name) if name.startswith("pa-") else _special_ready(position, name):
+        if power_ok(name) if name.startswith("pa-") else special_ready(position, name):
             out += _digs(name, spadeable, can_build)
     if power_ok("pa-spade2"):
         ones = [c for c in other if act.spades_needed(position, colour, c) == 1]
@@ -122,19 +130,19 @@ def candidate_actions(position: Position) -> list[Action]:
                 out.append(Action("pa-spade2", cells=(a, b)))
             if can_build:
                 out += [Action("pa-spade2", cells=(a, b), build=x) for x in (a, b)]
-    if can_build and _special_ready(position, "lake-house"):
+    if can_build and special_ready(position, "lake-house"):
         lake = LANDSCAPE_LETTER[LAKE_HOUSE_LANDSCAPE]
         out += [Action("lake-house", cells=(c,)) for c in range(position.grid.size)
                 if position.landscape[c] == lake and position.buildings[c] is None]
-    if _special_ready(position, "free-kontor"):
+    if special_ready(position, "free-kontor"):
         out += [Action("free-kontor", cells=(c,)) for c in houses]
-    if _special_ready(position, "desert-dig"):
+    if special_ready(position, "desert-dig"):
         beside = sorted(c for c in range(position.grid.size)
                         if position.buildings[c] is None and not position.is_river(c)
                         and position.landscape[c] != home
                         and act.dig_neighbours(position, colour, c) & set(own))
         out += _digs("desert-dig", beside, can_build)
-    if _special_ready(position, "inv-kontor"):
+    if special_ready(position, "inv-kontor"):
         out += [Action("inv-kontor", cells=(c,)) for c in free]
     if position.round < ROUNDS or position.rules.final_round_swap:
         out += [Action("pass", tile=t) for t, _ in position.bonus_display]
@@ -181,7 +189,7 @@ def town_choices(position: Position) -> list[tuple[Town, ...]]:
     return out
 
 
-def _river_towns(position: Position) -> list[int]:
+def river_towns(position: Position) -> list[int]:
     """Seebären: river hexes whose links would found a new town now."""
     colour = position.to_move
     if position.player(colour).faction != "seebaeren" or not position.player(colour).town_tiles:
@@ -214,7 +222,7 @@ def _may_gain_power(position: Position, action: Action, after: Position) -> bool
         return True
     if "t8p6" not in player.town_tiles:
         return False
-    return bool(topo.pending_towns(after, colour)) or bool(_river_towns(after))
+    return bool(topo.pending_towns(after, colour)) or bool(river_towns(after))
 
 
 def _exchanges(position: Position, action: Action, before: tuple[Exchange, ...],
@@ -243,8 +251,26 @@ def _exchanges(position: Position, action: Action, before: tuple[Exchange, ...],
     return out
 
 
-def successors(position: Position) -> list[tuple[Turn, Position]]:
-    """Every canonical legal turn of ``to_move`` and the position after it (same mover)."""
+def _triples(position: Position, action: Action, reach: set[int]
+             ) -> list[tuple[tuple[Exchange, ...], Position]]:
+    """Druiden: n ≥ 1 power triples for VP before ``action``, then its shortfall."""
+    colour = position.to_move
+    player = position.player(colour)
+    if player.faction != "druiden":
+        return []
+    out = []
+    for n in range(1, player.power[2] // DRUID_TRIPLE[0] + 1):
+        triples = Exchange("*", n)
+        found = afford(act.apply_exchange(position, colour, triples), action, reach)
+        if found is None:                  # more triples leave even less to pay with
+            break
+        out.append(((triples,) + found[0], found[1]))
+    return out
+
+
+def successors(position: Position, triples: bool = False) -> list[tuple[Turn, Position]]:
+    """Every canonical legal turn of ``to_move`` and the position after it (same mover);
+    ``triples``: the Druiden's triples before any action too (see the module docstring)."""
     colour = position.to_move
     if position.has_passed(colour):
         return []
@@ -257,6 +283,8 @@ def successors(position: Position) -> list[tuple[Turn, Position]]:
         variants = [found]
         if _may_gain_power(position, action, found[1]):
             variants += _exchanges(position, action, found[0], reach)
+        elif triples:
+            variants += _triples(position, action, reach)
         for before, after in variants:
             out += _with_towns(action, before, after)
     return out
@@ -271,7 +299,7 @@ def _with_towns(action: Action, before: tuple[Exchange, ...], after: Position
     for towns in town_choices(after):
         options = [towns]
         used = {t.tile for t in towns}
-        for river in _river_towns(after):
+        for river in river_towns(after):
             options += [towns + (Town(t, river),)
                         for t in after.player(colour).town_tiles if t not in used]
         for option in options:
@@ -287,5 +315,5 @@ def _with_towns(action: Action, before: tuple[Exchange, ...], after: Position
 
 
 def legal_turns(position: Position) -> list[Turn]:
-    """Every canonical legal turn of ``to_move``."""
-    return [turn for turn, _ in successors(position)]
+    """Every canonical legal turn of ``to_move`` in a game (Druiden triples included)."""
+    return [turn for turn, _ in successors(position, triples=True)]
