@@ -140,10 +140,52 @@ def test_spade_round_tile_example() -> None:
 
 
 def test_shipping_example() -> None:
-    p = make("lBh d.. r..\n  s.. d.. r..", {"blue": "flaschengeister", "red": "golems"},
+    p = make("lBh r.. r.. w..\n  r.. r.. r.. r..", {"blue": "flaschengeister", "red": "golems"},
              {"blue": {"money": 8, "shipping": 1}}, round_tiles=NO_TILE)
+    far = p.grid.cell("d1")
+    assert far not in topo.in_range(p, "blue")
     after = play(p, "ship")
     assert (after.player("blue").shipping, after.player("blue").vp) == (2, 3)
+    assert far in topo.in_range(after, "blue")          # now over up to 2 river hexes
+
+
+@pytest.mark.parametrize(("tile", "turn", "vp"), [
+    ("r-house2", "build b1", 2),                        # the rulebook's round tile example
+    ("r-kontor3", "upgrade a1 k", 3), ("r-palace5", "upgrade c1 pl", 5),
+    ("r-spade2", "terraform b2", 4), ("r-ship2", "ship", 2 + 2)])     # r-town5: test_d25
+def test_round_tiles_score_in_their_round(tile: str, turn: str, vp: int) -> None:
+    board = "lBh l.. lBk\n  r.. w.. r.."
+    factions = {"blue": "flaschengeister", "red": "golems"}
+    p = make(board, factions, {"blue": {"money": 20}}, round_tiles=tiles(tile))
+    assert play(p, turn).player("blue").vp == vp
+    later = make(board, factions, {"blue": {"money": 20}}, round_tiles=["r-town5"] + [tile] * 4)
+    assert play(later, turn).player("blue").vp == (2 if "ship" in turn else 0)
+
+
+def test_kontor_cost_example() -> None:
+    p = make("lBh r.. lBh wRp\n  r.. r.. r.. r..", {"blue": "flaschengeister", "red": "golems"},
+             {"blue": {"money": 20}, "red": {"palaces": ["right"]}}, round_tiles=NO_TILE)
+    assert play(p, "upgrade a1 k").player("blue").money == 10       # no other faction near
+    assert play(p, "upgrade c1 k").player("blue").money == 13       # the red palace beside
+
+
+def test_bridge_spot_example() -> None:
+    p = make("lBh r.. l..\n  r.. r.. r..\nl.. r.. l..",
+             {"blue": "flaschengeister", "red": "golems"}, {"blue": {"money": 20}},
+             bridge_spots=["a1-c1", "a3-c3"], round_tiles=NO_TILE)
+    after = play(p, "bridge a1-c1")                      # next to the player's house
+    assert after.player("blue").bridges == ((p.grid.cell("a1"), p.grid.cell("c1")),)
+    assert after.player("blue").money == 10
+    with pytest.raises(IllegalTurn, match="building of its builder"):
+        play(p, "bridge a3-c3")
+
+
+def test_ifrit_edge_house_is_a_house_and_no_spade() -> None:
+    board = "wRk l.. r.. l..\n  w.. r.. r.. r..\nr.. r.. r.. r.."
+    for tile, vp in (("r-house2", 2), ("r-spade2", 0)):
+        p = make(board, {"red": "ifrit", "blue": "flaschengeister"}, {"red": {"money": 14}},
+                 round_tiles=tiles(tile))
+        assert play(p, "upgrade a1 pl @d1").player("red").vp == vp
 
 
 # ---- decisions -----------------------------------------------------------------------------
