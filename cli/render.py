@@ -23,8 +23,9 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 @click.option("--out", type=FILE, required=True,
               help="Picture to write: .svg, .png or .pdf (the name picks the format).")
 @click.option("--solution", is_flag=True,
-              help="Draw the answer: the file's [solution], else the solver's (replayed by "
-                   "the engine); moves as numbered arrows, new pieces highlighted.")
+              help="Draw the answer: the file's [solution] (refused unless legal and worth "
+                   "its value), else the solver's, replayed by the engine; moves as numbered "
+                   "arrows, new pieces highlighted.")
 @user_errors
 def render(file: Path, out: Path, solution: bool) -> None:
     """Draw the position in FILE as a picture: board, cell names, pieces, scores, legend.

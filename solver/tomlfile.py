@@ -203,6 +203,12 @@ class Solution:
     value: int
     line: tuple[str, ...]
 
+    def check_value(self, counted: int, path: str | Path | None) -> None:
+        """InputError unless ``counted`` (the engine's value of the line) is the claimed one."""
+        if counted != self.value:
+            raise InputError(f"the [solution] claims value {self.value}, the engine counts "
+                             f"{counted}", path=path)
+
 
 def read_solution_table(
     table: Any, list_key: str, *, text: str, path: str | Path | None

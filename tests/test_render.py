@@ -196,3 +196,24 @@ def test_bad_requests_are_one_line_and_exit_2(args, message, tmp_path):
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(("name", "value"), [
+    ("terra-nova/puzzles/closing-demo.toml", 29),
+    ("rift-valley/midgame-identical.toml", 19),
+    ("terra-nova-kosmos/puzzles/last-round-demo.toml", 26),
+])
+def test_a_solution_not_worth_its_stated_value_is_not_drawn(name, value, tmp_path):
+    # Before: render --solution drew the line and said what the engine counted,
+    # whatever value the file claimed.
+    text = (POSITIONS_DIR / name).read_text(encoding="utf-8")
+    assert f"value = {value}\n" in text
+    wrong = tmp_path / "wrong.toml"
+    wrong.write_text(text.replace(f"value = {value}\n", f"value = {value + 1}\n"),
+                     encoding="utf-8")
+    out = tmp_path / "answer.svg"
+    result = CliRunner().invoke(main, ["render", str(wrong), "--solution", "--out", str(out)])
+    assert result.exit_code == 2, result.output
+    assert (f"{wrong}: the [solution] claims value {value + 1}, the engine counts {value}"
+            in result.stderr)
+    assert not out.exists() and "Traceback" not in result.output

@@ -144,15 +144,18 @@ def _score_line(position: Position) -> str:
 
 
 def _answer(position: Position, path: Path) -> tuple[list[Draw], Position]:
-    """The file's [solution] (replayed by the engine), else the solver's answer."""
+    """The file's [solution] (replayed by the engine: legal, worth its value), else the
+    solver's answer."""
     if position.solution is not None:
         from solver.rift_valley.engine.draws import play_draws
+        from solver.rift_valley.engine.scoring import score
 
         try:
             draws = [parse_draw(text, position.grid) for text in position.solution.line]
             after = play_draws(position, draws)
         except InputError as exc:
             raise InputError(f"the [solution] is illegal: {exc}", path=path) from None
+        position.solution.check_value(score(after, position.player).total, path)
         return draws, after
     from solver.rift_valley.solve import solve_max_score
 

@@ -140,7 +140,8 @@ def _scores(position: Position) -> str:
 
 
 def _answer(position: Position, path: Path) -> tuple[list[Turn], int]:
-    """The file's [solution] (checked by the engine), else the solver's replayed answer."""
+    """The file's [solution] (checked by the engine: legal, worth its value), else the
+    solver's replayed answer."""
     if position.solution is not None:
         from solver.terra_nova.engine.turns import play_line
 
@@ -149,6 +150,7 @@ def _answer(position: Position, path: Path) -> tuple[list[Turn], int]:
             outcome = play_line(position, line)
         except InputError as exc:
             raise InputError(f"the [solution] is illegal: {exc}", path=path) from None
+        position.solution.check_value(outcome.points, path)
         return line, outcome.points
     from solver.terra_nova.solve import solve_puzzle
 

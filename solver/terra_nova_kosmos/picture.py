@@ -94,7 +94,8 @@ def answer_scene(position: Position, line: list[Turn]) -> Scene:
 
 
 def _answer(position: Position, path: Path) -> list[Turn]:
-    """The file's [solution] (replayed by the engine), else the solver's answer."""
+    """The file's [solution] (replayed by the engine: legal, worth its value), else the
+    solver's answer."""
     if position.solution is None:
         from solver.terra_nova_kosmos.solve import solve_last_round
 
@@ -106,9 +107,10 @@ def _answer(position: Position, path: Path) -> list[Turn]:
 
     try:
         line = parse_line(position.solution.line, position.grid)
-        evaluate(position, line)
+        result = evaluate(position, line)
     except InputError as exc:
         raise InputError(f"the [solution] does not hold: {exc}", path=path) from None
+    position.solution.check_value(result.value, path)
     return line
 
 
