@@ -308,6 +308,16 @@ def test_progress_reports_points():
     assert found and found[-1].startswith(f"best found: {answer.value} points")
     bound = int(found[-1].split("bound ")[1].split(")")[0])
     assert answer.value <= bound  # in points; the weighted objective would be far above
+    # the proven bound is reported as it closes, not only with each new line
+    bounds = [n.split("bound ")[1] for n in found if n.startswith(found[-1].split(" (")[0])]
+    assert len(set(bounds)) > 1
+
+
+def test_min_turns_progress_reports_actions_and_bound():
+    notes: list[str] = []
+    tn_solve.solve_puzzle(read_position(TN / "puzzles" / "closing-min-turns.toml"), None,
+                          SolveParams(workers=1), progress=notes.append)
+    assert any("reach 32 points: best found" in n and "bound" in n for n in notes)
 
 
 # ---------------------------------------------------------------- 14. show replays RV solutions

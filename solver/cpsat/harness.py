@@ -27,7 +27,8 @@ from solver.cpsat.deadline import Deadline
 from solver.errors import NoAnswer
 
 ProgressFn = Callable[[float, float, float], None]
-"""Called on every improving solution with ``(objective, best_bound, wall_seconds)``."""
+"""Called on every improving solution and, once there is one, on every improvement of
+the proven bound, with ``(objective, best_bound, wall_seconds)``."""
 
 SEED_MIN, SEED_MAX = -(2**31), 2**31 - 1
 """CP-SAT's ``random_seed`` is a 32-bit signed integer."""
@@ -192,12 +193,22 @@ def _run(solver: cp_model.CpSolver, model: cp_model.CpModel,
 
 
 class _Progress(cp_model.CpSolverSolutionCallback):
+    """Reports the incumbent and the proven bound as either improves (see ProgressFn)."""
+
     def __init__(self, report: ProgressFn):
         super().__init__()
         self._report = report
+        self._best: float | None = None
+        self._start = time.perf_counter()
 
     def on_solution_callback(self) -> None:
+        self._best = self.objective_value
         self._report(self.objective_value, self.best_objective_bound, self.wall_time)
+
+    def on_bound(self, bound: float) -> None:
+        """CP-SAT's ``best_bound_callback``: a better proven bound."""
+        if self._best is not None:
+            self._report(self._best, bound, time.perf_counter() - self._start)
 
 
 def _stats(solver: cp_model.CpSolver) -> dict[str, Any]:
@@ -220,6 +231,8 @@ def solve(
     _configure(solver, params)
     interrupted = [False]
     callback = _Progress(progress) if progress else None
+    if callback is not None:
+        solver.best_bound_callback = callback.on_bound
     start = time.perf_counter()
     with _stop_on_sigint(solver, interrupted):
         code = _run(solver, model, callback)

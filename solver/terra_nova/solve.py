@@ -250,7 +250,12 @@ def _min_turns(position: Position, cap: int, target: int | None, params: SolvePa
         build += time.perf_counter() - t0
         tm.model.add(tm.own_points() >= target)
         tm.model.minimize(tm.actions())
-        solver, result = solve(tm.model, params.with_settings(**settings()))
+
+        def report(obj: float, best: float, wall: float, horizon: int = horizon) -> None:
+            _note(progress, f"{horizon} turn(s) reach {target} points: best found "
+                            f"{obj:.0f} actions (bound {best:.0f}) after {wall:.1f}s")
+
+        solver, result = solve(tm.model, params.with_settings(**settings()), progress=report)
         if result.feasible:
             answer = _answer(position, "min-turns", tm, solver, result, start, build)
             answer.optimal = answer.optimal and proven
