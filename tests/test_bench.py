@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
+from solver.bench.plot import cpsat_style
 from solver.bench.runner import run_case, summary
 from solver.bench.suite import load_suite, suite_file
 from solver.cpsat import SolveParams
@@ -46,6 +47,13 @@ def test_json_has_one_record_per_case_with_both_times(tiny_run):
 def test_plot_is_a_png(tiny_run):
     _, plot = tiny_run
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_unproven_cpsat_points_are_drawn_apart_from_proven_ones():
+    proven, proven_key, proven_words = cpsat_style(True, "tab:green")
+    unproven, unproven_key, unproven_words = cpsat_style(False, "tab:green")
+    assert proven["marker"] != unproven["marker"] and proven_key != unproven_key
+    assert "not proven" in unproven_words and "not proven" not in proven_words
 
 
 def test_capped_exhaustive_is_recorded_as_null(monkeypatch):

@@ -22,11 +22,24 @@ def _horizon(record: Record) -> float:
     return record.length
 
 
+def cpsat_style(optimal: bool, colour: str) -> tuple[dict, str, str]:
+    """How a CP-SAT point is drawn: ``(scatter keywords, legend key, legend words)``.
+
+    A run stopped at the time limit is a cross, never the filled circle of a
+    proven optimum, so an unproven time never reads as a solve time.
+    """
+    if optimal:
+        return {"color": colour, "marker": "o"}, "c", "CP-SAT"
+    return ({"color": colour, "marker": "x", "s": 60, "linewidths": 1.8}, "u",
+            "CP-SAT not proven (time limit)")
+
+
 def plot_records(records: list[Record], path: Path, title: str = "") -> None:
     """Write a PNG with two log-scale panels: time vs cells, time vs turns/draws.
 
-    Filled markers: CP-SAT (proven optimum); hollow: exhaustive search; a
-    triangle at the cap marks an exhaustive search that was capped.
+    Filled circles: CP-SAT (proven optimum); crosses: CP-SAT stopped at the time
+    limit without a proof; hollow squares: exhaustive search; a triangle at the
+    cap marks an exhaustive search that was capped.
     """
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.8), constrained_layout=True)
     panels = ((axes[0], lambda r: r.cells, "board size (cells)"),
@@ -38,9 +51,10 @@ def plot_records(records: list[Record], path: Path, title: str = "") -> None:
             colour = GAMES[r.game].plot_colours.get(r.kind, "tab:gray")
             group = f"{r.game} {r.kind}"
             x = x_of(r)
-            ax.scatter([x], [r.cpsat_s], color=colour, marker="o",
-                       label=f"{group} CP-SAT" if group + "c" not in seen else None)
-            seen.add(group + "c")
+            style, tag, what = cpsat_style(r.optimal, colour)
+            ax.scatter([x], [r.cpsat_s], **style,
+                       label=f"{group} {what}" if group + tag not in seen else None)
+            seen.add(group + tag)
             if r.exhaustive_s is not None:
                 ax.scatter([x], [r.exhaustive_s], facecolors="none", edgecolors=colour,
                            marker="s", label=f"{group} exhaustive" if group + "e" not in seen
