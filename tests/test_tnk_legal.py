@@ -128,11 +128,24 @@ def test_druiden_triples_before_every_action_in_a_game() -> None:
              {"green": {"money": 4, "power": [0, 2, 6]}},
              round_tiles=["r-palace5"] * 5)
     turns = {format_turn(t, p.grid) for t in legal.legal_turns(p)}
-    assert {"build b1", "*1 build b1", "*2 build b1", "*2 pass b-house"} <= turns
+    assert {"build b1", "*1 build b1", "*2 build b1", "*2 pass b-house",
+            "*1 $3 pass b-house", "$6 pass b-house"} <= turns
     assert "pa-money7" in turns and "*1 pa-money7" not in turns     # 3 left, 4 needed
     assert perft(p).turns == len(turns)
     after = apply_turn(p, parse_turn("*2 build b1", p.grid)).player("green")
     assert (after.vp, after.money, after.power) == (4, 0, (6, 2, 0))
-    puzzle = legal.successors(p)                                  # the puzzles' form
-    assert not any(e.kind == "*" for turn, _ in puzzle for e in turn.before)
+    puzzle = [turn for turn, _ in legal.successors(p)]            # the puzzles' form
+    assert not any(e.kind == "*" for turn in puzzle for e in turn.before)
+    assert not any(turn.before for turn in puzzle if turn.action.name == "pass")
     assert len(puzzle) < len(turns)
+
+
+def test_any_exchange_before_passing_in_a_game() -> None:
+    p = make("wRh w.. r..\n  r.. r.. lBh", {"red": "golems", "blue": "flaschengeister"},
+             {"red": {"money": 0, "power": [0, 3, 5]}}, round_tiles=["r-palace5"] * 5)
+    turns = {format_turn(t, p.grid) for t in legal.legal_turns(p)}
+    assert {f"${k} pass b-house" for k in range(1, 6)} <= turns    # the rulebook's tip
+    assert "$4 build b1" in turns and "pa-money7" in turns         # other actions: the
+    assert not {"$5 build b1", "$1 pa-money7"} & turns              # shortfall only
+    assert not any(t.before for t, _ in legal.successors(p)        # the puzzles' form
+                   if t.action.name == "pass")

@@ -10,12 +10,14 @@ Seebären, optionally one town over the river (after any action, the pass
 included [D26]). :func:`candidate_actions` lists every action worth trying;
 :func:`successors` keeps the legal ones with the position each leads to.
 
-In a game, more exchanges are real choices: the Druiden triples (3 power → 2
-VP) now rather than later move tokens to bowl I, where others' building and the
-next income refill them. ``triples=True`` (:func:`legal_turns`, ``perft``) adds
-every number of triples before every action. The puzzles' searches leave them
-out: there the player's turns follow each other and nothing after the pass
-scores but the triples the pass or the end take anyway.
+In a game, more exchanges are real choices: power exchanged now rather than
+later moves tokens to bowl I, where others' building and the next income refill
+them (the rulebook's own tip: exchange in the pass turn before a power income).
+``game=True`` (:func:`legal_turns`, ``perft``) adds every number of Druiden
+triples before every action, and every exchange (any ``$k``, with the Druiden
+any triples too) before passing. The puzzles' searches leave them out: there
+the player's turns follow each other and nothing after the pass scores but the
+triples the pass or the end take anyway.
 """
 
 from __future__ import annotations
@@ -268,9 +270,9 @@ def _triples(position: Position, action: Action, reach: set[int]
     return out
 
 
-def successors(position: Position, triples: bool = False) -> list[tuple[Turn, Position]]:
+def successors(position: Position, game: bool = False) -> list[tuple[Turn, Position]]:
     """Every canonical legal turn of ``to_move`` and the position after it (same mover);
-    ``triples``: the Druiden's triples before any action too (see the module docstring)."""
+    ``game``: the exchanges that matter in a game too (see the module docstring)."""
     colour = position.to_move
     if position.has_passed(colour):
         return []
@@ -281,9 +283,9 @@ def successors(position: Position, triples: bool = False) -> list[tuple[Turn, Po
         if found is None:
             continue
         variants = [found]
-        if _may_gain_power(position, action, found[1]):
+        if _may_gain_power(position, action, found[1]) or (game and action.name == "pass"):
             variants += _exchanges(position, action, found[0], reach)
-        elif triples:
+        elif game:
             variants += _triples(position, action, reach)
         for before, after in variants:
             out += _with_towns(action, before, after)
@@ -315,5 +317,6 @@ def _with_towns(action: Action, before: tuple[Exchange, ...], after: Position
 
 
 def legal_turns(position: Position) -> list[Turn]:
-    """Every canonical legal turn of ``to_move`` in a game (Druiden triples included)."""
-    return [turn for turn, _ in successors(position, triples=True)]
+    """Every canonical legal turn of ``to_move`` in a game (the exchanges before passing
+    and the Druiden triples included)."""
+    return [turn for turn, _ in successors(position, game=True)]

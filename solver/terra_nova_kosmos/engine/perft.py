@@ -19,9 +19,9 @@ class Perft:
 
 
 def perft(position: Position, depth: int = 1) -> Perft:
-    """Count the canonical legal turns of ``to_move`` in a game, Druiden triples
-    included (depth 2: and the replies)."""
-    children = legal.successors(position, triples=True)
+    """Count the canonical legal turns of ``to_move`` in a game, the exchanges before
+    passing and the Druiden triples included (depth 2: and the replies)."""
+    children = legal.successors(position, game=True)
     distinct = {child for _, child in children}
     pairs = None
     if depth >= 2:
@@ -29,6 +29,6 @@ def perft(position: Position, depth: int = 1) -> Perft:
         for _, child in children:
             nxt = rounds.advance(child)
             if not rounds.game_over(nxt):
-                pairs += len(legal.successors(nxt, triples=True))
+                pairs += len(legal.successors(nxt, game=True))
     return Perft(len(children), len(distinct), pairs)
 
