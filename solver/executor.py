@@ -206,8 +206,13 @@ class DaskExecutor:
         return max(1, sum(self._client.nthreads().values()))
 
     def map_unordered(self, fn: Task, tasks: Iterable[tuple]) -> Iterator[Done]:
-        """See :meth:`Executor.map_unordered`; a task lost with its worker is re-run by Dask."""
-        from distributed import as_completed
+        """See :meth:`Executor.map_unordered`; a task lost with its worker is re-run by Dask.
+
+        When every worker that ran a task died (Dask's ``KilledWorker``, after
+        its allowed failures) the run ends with an InputError naming the
+        cluster and the task (one line, exit 2, like an unreachable scheduler).
+        """
+        from distributed import KilledWorker, as_completed
         client = self._client
         assert client is not None, "use the executor as a context manager"
         run = uuid.uuid4().hex[:8]
@@ -229,10 +234,21 @@ class DaskExecutor:
             submit(2 * self.slots)
             for future in completed:
                 index, _ = pending.pop(future.key)
-                where, value = future.result()
+                try:
+                    where, value = future.result()
+                except KilledWorker as exc:
+                    raise self._lost(fn, index, exc) from None
                 self.ran_on[where] += 1
                 submit(1)
                 yield Done(index, value, where)
         finally:
             if pending:
                 client.cancel([future for _, future in pending.values()])
+
+    def _lost(self, fn: Task, index: int, exc: Exception) -> InputError:
+        """The one-line error for a task whose workers all died."""
+        failures = getattr(exc, "allowed_failures", None)
+        tries = "" if failures is None else f"{failures + 1} tries, "
+        return InputError(f"the Dask cluster at {self.address} gave up on task {index + 1} "
+                          f"({fn.__name__}): the workers that ran it died ({tries}see the "
+                          f"workers' logs: out of memory?)")

@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from distributed import LocalCluster
 
 from cli.main import main
+from solver.errors import InputError
 from solver.executor import SCHEDULER_ENV, DaskExecutor
 from solver.puzzlegen import Request, generate
 
@@ -136,6 +137,21 @@ def test_ctrl_c_cancels_the_outstanding_tasks_and_keeps_what_is_done(cluster, tm
             assert time.monotonic() < deadline, "tasks still on the cluster"
             time.sleep(0.1)
     assert all(p.suffix == ".toml" for p in tmp_path.iterdir())  # no half-written file
+
+
+def _fatal(index: int) -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_task_that_kills_its_workers_is_one_line_not_a_traceback(cluster, monkeypatch):
+    # Before: Dask's KilledWorker reached the user as a traceback.
+    monkeypatch.setattr(cluster.scheduler, "allowed_failures", 0)  # give up at the first death
+    with DaskExecutor(cluster.scheduler_address) as executor:
+        with pytest.raises(InputError) as raised:
+            list(executor.map_unordered(_fatal, [(0,)]))
+    assert str(raised.value) == (
+        f"the Dask cluster at {cluster.scheduler_address} gave up on task 1 (_fatal): the "
+        f"workers that ran it died (1 tries, see the workers' logs: out of memory?)")
 
 
 def _slow(index: int) -> tuple[int, int]:
