@@ -48,6 +48,25 @@ def check_position(position: Position) -> None:
         assert len(player.towns) + len(player.town_tiles) == TOWN_TILES_EACH
 
 
+ACTION_KINDS = {
+    "build", "terraform", "terraform build", "upgrade k", "upgrade pl", "upgrade pr", "ship",
+    "bridge", "pa-bridge3", "pa-bridge4", "pa-ship", "pa-money7", "pa-spade1",
+    "pa-spade1 build", "pa-spade2", "pa-spade2 build", "pa-spade2 pair",
+    "pa-spade2 pair build", "b-spade", "b-spade build", "pass", "town", "$", "*",
+}
+FACTION_KINDS = {
+    "flaschengeister": {"lake-house"}, "feen": {"feen-spade"},
+    "wuestentoechter": {"desert-dig", "desert-dig build"},
+    "seebaeren": {"free-kontor", "upgrade pl ship", "river town"},
+    "erfinderinnen": {"inv-kontor"}, "ifrit": {"upgrade pl @edge"}, "druiden": {"*"},
+}
+"""Each faction's own actions (the palace specials, the one-time palace extras, the
+Seebären river towns, the Druiden triples)."""
+OWN_KINDS = set().union(*FACTION_KINDS.values())
+GENERATED: set[tuple[str, str]] = set()
+"""The faction kinds whose first played turn was found among the legal turns."""
+
+
 def kinds(turn: Turn, position: Position) -> set[str]:
     """What a turn exercises: its action, the action's variant, towns, exchanges."""
     action = turn.action
@@ -74,8 +93,9 @@ def play_checked(seed: int) -> tuple[Position, int, list[str], set[tuple[str, st
     position = rounds.setup(BOARD, LANDSCAPE, factions, random.Random(seed))
     texts, played = [], set()
     for number, step in enumerate(steps):
-        played |= {(position.player(step.colour).faction, kind)
-                   for kind in kinds(step.turn, position)}
+        faction = position.player(step.colour).faction
+        turn_kinds = {(faction, kind) for kind in kinds(step.turn, position)}
+        played |= turn_kinds
         assert step.colour == position.to_move
         text = format_turn(step.turn, BOARD.grid)
         texts.append(text)
@@ -87,8 +107,10 @@ def play_checked(seed: int) -> tuple[Position, int, list[str], set[tuple[str, st
         actor = after.player(step.colour)
         assert not topo.pending_towns(after, step.colour) or not actor.town_tiles
         assert all(after.player(c).vp >= v for c, v in before.items())   # VP only rise
-        if number % 53 == 0:
+        own = {(faction, kind) for faction, kind in turn_kinds if kind in OWN_KINDS}
+        if number % 53 == 0 or own - GENERATED:   # the first of each faction's own kinds
             assert step.turn in legal.legal_turns(position)
+            GENERATED.update(own)
         position = rounds.advance(after)
         if number % 17 == 0 and not rounds.game_over(position):
             assert parse_position(write_position(position)) == position
@@ -113,22 +135,6 @@ def test_random_games_keep_invariants(block: int) -> None:
     assert set(players) == {2, 3, 4}
     if block == 0:
         assert set(seen) == set(FACTION_IDS)
-
-
-ACTION_KINDS = {
-    "build", "terraform", "terraform build", "upgrade k", "upgrade pl", "upgrade pr", "ship",
-    "bridge", "pa-bridge3", "pa-bridge4", "pa-ship", "pa-money7", "pa-spade1",
-    "pa-spade1 build", "pa-spade2", "pa-spade2 build", "pa-spade2 pair",
-    "pa-spade2 pair build", "b-spade", "b-spade build", "pass", "town", "$", "*",
-}
-FACTION_KINDS = {
-    "flaschengeister": {"lake-house"}, "feen": {"feen-spade"},
-    "wuestentoechter": {"desert-dig", "desert-dig build"},
-    "seebaeren": {"free-kontor", "upgrade pl ship", "river town"},
-    "erfinderinnen": {"inv-kontor"}, "ifrit": {"upgrade pl @edge"}, "druiden": {"*"},
-}
-"""Each faction's own actions (the palace specials, the one-time palace extras, the
-Seebären river towns, the Druiden triples)."""
 
 
 def test_every_action_and_faction_special_is_played() -> None:
