@@ -229,13 +229,12 @@ class Rules:
 DEFAULT_RULES = Rules()
 
 # ---- the remaining decisions, each read by the engine -------------------------------------
-# Decisions the engine implements by its structure, with no other way to take them
-# (no cap on money [D1], gains in full [D9], river-only shipping [D11], towns and
-# settlements as components [D25][D28], optional river links [D26], river adjacency by
-# side [D29], shared wins [D33], neutral houses owned by nobody [D34], puzzles after
-# the others passed [D35], start houses placed [D36], a transformed Planer mark no longer
-# its colour's [D37]) have no flag:
-# docs/terra-nova-kosmos.md names the function that holds each.
+# Decisions the engine holds in its structure rather than in a flag: no cap on money
+# [D1], gains in full [D9], river-only shipping [D11], towns and settlements as
+# components [D25][D28], optional river links [D26], river adjacency by side [D29],
+# shared wins [D33], neutral houses owned by nobody [D34], puzzles after the others
+# passed [D35], start houses placed [D36], a transformed Planer mark no longer its
+# colour's [D37]. docs/terra-nova-kosmos.md names the function that holds each.
 
 EDGE_NEIGHBOURS = 6
 """[D3] An edge hex is a landscape hex with fewer than this many neighbouring cells."""
