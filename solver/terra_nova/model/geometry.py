@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
+from solver.terra_nova.model.cutflow import VertexCut
 from solver.terra_nova.position import EMPTY, STONE, Position
 
 ACTIONS_PER_TURN = 3
@@ -302,19 +303,27 @@ class _CutSearch:
         self.land = land
         self.budget = budget
         n = len(free)
+        self.cut = VertexCut(nbrs, free, cuttable)
         self.cells_of_land: dict[int, list[int]] = {}
         for c in range(n):
             if free[c]:
                 self.cells_of_land.setdefault(land[c], []).append(c)
+        # the landscapes of each free cell's component, computed once
+        self.lands_of: list[tuple[int, ...]] = [()] * n
+        for c in range(n):
+            if free[c] and not self.lands_of[c]:
+                comp = self._component(c)
+                lands = tuple(sorted({land[b] for b in comp}))
+                for b in comp:
+                    self.lands_of[b] = lands
 
     def grow_from(self, seed: int) -> list[tuple[int, ...]]:
         self.seed = seed
         self.out: list[tuple[int, ...]] = []
         # Only the component of the seed matters; its landscapes bound the search.
-        comp = self._component(seed)
-        if len({self.land[c] for c in comp}) <= MAX_REGION_LANDSCAPES:
+        if len(self.lands_of[seed]) <= MAX_REGION_LANDSCAPES:
             return []  # a region already (or part of one): nothing can change in it
-        self.comp_lands = sorted({self.land[c] for c in comp})
+        self.comp_lands = list(self.lands_of[seed])
         self._rec({seed}, set(), {self.land[seed]})
         return self.out
 
@@ -393,64 +402,6 @@ class _CutSearch:
         return False
 
     def _flow_exceeds(self, s: set[int], x: set[int], sinks: list[int], room: int) -> bool:
-        """Whether more than ``room`` cuttable cells are needed to cut ``s`` from ``sinks``.
-
-        Vertex-capacitated max flow (unit capacity on cuttable cells, unbounded on
-        the others) from ``s`` to ``sinks`` in the free cells minus ``x``, by
-        augmenting paths; stops after ``room + 1`` paths.
-        """
-        sink_set = {c for c in sinks if c not in s and c not in x}
-        if not sink_set:
-            return False
-        nbrs, free, cut = self.nbrs, self.free, self.cuttable
-        blocked = s | x
-        used: set[int] = set()                 # cuttable cells whose in→out arc carries flow
-        arc_flow: dict[tuple[int, int], int] = {}  # flow on out(a)→in(b) arcs
-        starts = sorted({b for c in s for b in nbrs[c] if free[b] and b not in blocked})
-        for _ in range(room + 1):
-            # BFS over (cell, side): side 0 = c_in, side 1 = c_out.
-            parent: dict[tuple[int, int], tuple[int, int] | None] = {}
-            queue = deque()
-            for b in starts:
-                parent[(b, 0)] = None
-                queue.append((b, 0))
-            end = None
-            while queue:
-                node = queue.popleft()
-                c, side = node
-                if side == 0:
-                    if (not cut[c] or c not in used) and (c, 1) not in parent:
-                        parent[(c, 1)] = node
-                        queue.append((c, 1))
-                    for a in nbrs[c]:  # cancel flow that entered c from a
-                        if arc_flow.get((a, c), 0) > 0 and (a, 1) not in parent:
-                            parent[(a, 1)] = node
-                            queue.append((a, 1))
-                else:
-                    if c in sink_set:
-                        end = node
-                        break
-                    for b in nbrs[c]:
-                        if free[b] and b not in blocked and (b, 0) not in parent:
-                            parent[(b, 0)] = node
-                            queue.append((b, 0))
-                    if cut[c] and c in used and (c, 0) not in parent:
-                        parent[(c, 0)] = node
-                        queue.append((c, 0))
-            if end is None:
-                return False
-            node = end
-            while parent[node] is not None:
-                prev = parent[node]
-                (pc, pside), (nc, _) = prev, node
-                if pc == nc:
-                    if pside == 0 and cut[nc]:
-                        used.add(nc)
-                    elif pside == 1:
-                        used.discard(nc)
-                elif pside == 1:
-                    arc_flow[(pc, nc)] = arc_flow.get((pc, nc), 0) + 1
-                else:
-                    arc_flow[(nc, pc)] -= 1
-                node = prev
-        return True
+        """Whether more than ``room`` cuttable cells are needed to cut ``s`` from ``sinks``
+        in the free cells minus ``x`` (:class:`~solver.terra_nova.model.cutflow.VertexCut`)."""
+        return self.cut.exceeds(s, x, sinks, room)
