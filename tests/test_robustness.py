@@ -33,6 +33,7 @@ RV = ROOT / "positions" / "rift-valley"
 CLOSING = TN / "puzzles" / "closing-demo.toml"
 BEST_TURN = TN / "puzzles" / "best-turn-majority.toml"
 RV_POSITION = RV / "boards" / "crater.toml"
+POSITIONS = ROOT / "positions"
 
 
 def run(*args):
@@ -434,6 +435,45 @@ def test_generate_table_keeps_file_names_whole(tmp_path):
     text = _render(written_table(written, tmp_path))
     assert name in text and "…" not in text
     assert max(len(line) for line in text.splitlines()) <= 80
+
+
+def test_entries_wrap_between_entries_only():
+    from solver.drawing.entries import Entries
+    entries = Entries(["red 0 pts (13 pieces)", "yellow 0 pts (13 pieces)", "stones left 50",
+                       "to move: red"], "   ")
+    assert [line.plain for line in entries.lines(50)] == [
+        "red 0 pts (13 pieces)   yellow 0 pts (13 pieces)", "stones left 50   to move: red"]
+    assert [line.plain for line in entries.lines(12)][0] == "red 0 pts (13 pieces)"  # too wide
+    assert Entries([]).lines(80) == []
+
+
+@pytest.mark.parametrize(("name", "entries"), [
+    ("terra-nova/midgame-2p.toml", ["t  tundra", "yellow 0 pts (13 pieces)", "to move: red"]),
+    ("terra-nova/puzzles/best-turn-majority.toml",
+     ["green 0 pts (0 pieces)", "stones left 20", "to move: red"]),
+    ("rift-valley/midgame-savanna.toml", ["rift of red", "▲ tent", "─│┌┐└┘ trail"]),
+])
+def test_legend_and_status_lines_wrap_between_entries_at_80_columns(name, entries):
+    # Before: "▲ tent" and "green 0 pts (0 pieces)" were split across two lines.
+    from solver.games import game_of
+
+    class Recorded:
+        def __init__(self):
+            self.items = []
+
+        def print(self, *renderables):
+            self.items.extend(renderables)
+
+        def note(self, *renderables):
+            pass
+
+    screen = Recorded()
+    game_of(POSITIONS / name).show(POSITIONS / name, screen)
+    text = "".join(_render(item) for item in screen.items)
+    lines = text.splitlines()
+    assert max(len(line.rstrip()) for line in lines) <= 80
+    for entry in entries:
+        assert any(entry in line for line in lines), (entry, text)
 
 
 # ---------------------------------------------------------------- 19. perft --via-model

@@ -17,6 +17,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from solver.drawing.entries import Entries
 from solver.geometry import column_name
 from solver.rift_valley.engine.draws import score
 from solver.rift_valley.position import (
@@ -127,14 +128,14 @@ def board_grid(position: Position, highlight: Iterable[int] = frozenset()) -> Gr
     return Group(*lines)
 
 
-def legend(position: Position) -> Text:
-    """One line explaining the glyphs, the rift owner in their colour."""
+def legend(position: Position) -> Entries:
+    """One line explaining the glyphs, the rift owner in their colour (wrapped between
+    entries on a narrow terminal)."""
     owner = position.rift_owner
-    text = Text("k kob +1  e elephant +2  l lion +3  ♣ tree  ≈ water  ", style="grey50")
-    text.append(f"{RIFT_GLYPH[RIFT_WE]}{RIFT_GLYPH[RIFT_NS]} rift of ", style="grey50")
-    text.append(owner, style=PLAYER_FG[owner])
-    text.append("  ● stop  ▲ tent  ─│┌┐└┘ trail", style="grey50")
-    return text
+    rift = Text(f"{RIFT_GLYPH[RIFT_WE]}{RIFT_GLYPH[RIFT_NS]} rift of ", style="grey50")
+    rift.append(owner, style=PLAYER_FG[owner])
+    return Entries(["k kob +1", "e elephant +2", "l lion +3", "♣ tree", "≈ water", rift,
+                    "● stop", "▲ tent", "─│┌┐└┘ trail"], "  ", style="grey50")
 
 
 def score_table(position: Position) -> Table:

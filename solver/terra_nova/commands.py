@@ -16,6 +16,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from solver.cpsat import SolveParams
+from solver.drawing.entries import Entries
 from solver.errors import InputError
 from solver.protocol import Screen
 from solver.terra_nova import solve as library
@@ -208,8 +209,9 @@ def _show_answer(file: Path, position: Position, answer: Answer, screen: Screen)
              else f"[bold yellow]not proven optimal (best found{bound})[/]")
     screen.print(f"value {answer.value} points, others {answer.others}, {answer.actions} "
                  f"actions — {proof}")
-    stats = ", ".join(f"{k} {v}" for k, v in answer.stats.items())
-    screen.print(f"time {answer.wall_s:.2f}s (model build {answer.build_s:.2f}s); {stats}")
+    stats = [f"{k} {v}" for k, v in answer.stats.items()]
+    screen.print(Entries([f"time {answer.wall_s:.2f}s (model build {answer.build_s:.2f}s);",
+                          *(f"{s}," for s in stats[:-1]), *stats[-1:]], " "))
 
 
 def verify(file: Path, as_json: bool, screen: Screen) -> int:

@@ -14,6 +14,7 @@ from rich.console import Group
 from rich.style import Style
 from rich.text import Text
 
+from solver.drawing.entries import Entries
 from solver.geometry import column_name
 from solver.terra_nova.position import EMPTY, STONE, Position
 
@@ -99,22 +100,26 @@ def _cell(position: Position, i: int, colours: dict[str, str], marked: bool) -> 
                                          bold=True) + extra
 
 
-def _legend(position: Position, colours: dict[str, str]) -> Text:
-    text = Text("landscapes: ", style=LABEL)
+def _legend(position: Position, colours: dict[str, str]) -> Entries:
+    entries = [Text("landscapes:", style=LABEL)]
     for letter in position.board.letters:
         name = position.board.landscape_name(letter)
-        text.append(f" {letter} ", style=Style(color="rgb(30,30,30)", bgcolor=colours[letter]))
-        text.append(f" {name} " if name else " ", style=LABEL)
-    return text
+        entry = Text(f" {letter} ", style=Style(color="rgb(30,30,30)", bgcolor=colours[letter]))
+        if name:
+            entry.append(f" {name}", style=LABEL)
+        entries.append(entry)
+    return Entries(entries, " ", style=LABEL)
 
 
-def status_line(position: Position) -> Text:
-    """Scores, pieces on the board, stones left and the player to move."""
-    text = Text()
+def status_line(position: Position) -> Entries:
+    """Scores, pieces on the board, stones left and the player to move (wrapped between
+    those entries on a narrow terminal)."""
+    entries = []
     for colour, points in position.score_map.items():
-        text.append(f"{colour} ", style=Style(color=PIECE_FG.get(colour), bold=True))
-        text.append(f"{points} pts ({len(position.pieces_of(colour))} pieces)   ")
-    text.append(f"stones left {position.stones_left}   ")
-    text.append("to move: ")
-    text.append(position.to_move, style=Style(color=PIECE_FG.get(position.to_move), bold=True))
-    return text
+        entry = Text(f"{colour} ", style=Style(color=PIECE_FG.get(colour), bold=True))
+        entry.append(f"{points} pts ({len(position.pieces_of(colour))} pieces)")
+        entries.append(entry)
+    entries.append(Text(f"stones left {position.stones_left}"))
+    entries.append(Text("to move: ").append(
+        position.to_move, style=Style(color=PIECE_FG.get(position.to_move), bold=True)))
+    return Entries(entries, "   ")
