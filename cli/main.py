@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+import cli
 from cli.batch import batch as batch_command
 from cli.cluster import scheduler_option
 from cli.console import SCREEN, user_errors
@@ -158,15 +159,17 @@ def solve(file: Path, turns: int | None, draws: int | None, time_limit: float | 
     or closing (N turns in a row while the others stand still). Rift Valley:
     the highest score the player can reach with the draw budget. The answer is
     replayed through the reference engine before it is printed. --time-limit
-    counts from the start and covers building the model.
+    counts from the start of the command and covers building the model (a model
+    not built in time: one line, exit 2).
 
     \b
     Exit status: 0 answer printed (proven optimal or not); 1 the engine
-    disagrees with the solver; 2 bad input; 3 no answer found within
+    disagrees with the solver; 2 bad input (or a model not built within
+    --time-limit); 3 no answer found within
     --time-limit; 130 interrupted (Ctrl-C) before any answer was found.
     """
     from solver.cpsat import SolveParams
-    params = SolveParams(time_limit=time_limit, workers=workers, seed=seed).started()
+    params = SolveParams(time_limit=time_limit, workers=workers, seed=seed).started(cli.STARTED)
     game = game_of(file)
     options = {"turns": turns, "draws": draws, "stops_block_all_colours": stops_block_all_colours}
     check_options(game, "solve", _present(options), file)

@@ -113,7 +113,7 @@ def test_min_turns_unreachable_is_a_puzzle_error():
 
 def test_time_limit_still_gives_an_answer():
     path = Path(__file__).parent.parent / "positions/terra-nova/puzzles/closing-demo.toml"
-    answer = solve_puzzle(read_position(path), None, SolveParams(time_limit=2, workers=2))
+    answer = solve_puzzle(read_position(path), None, SolveParams(time_limit=3, workers=2))
     assert answer.line and answer.value <= 29
     assert answer.bound is None or answer.bound >= answer.value
     if answer.optimal:

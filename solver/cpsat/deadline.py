@@ -13,11 +13,16 @@ from solver.errors import NoAnswer
 
 
 class Deadline:
-    """A moment (monotonic clock) a command must be done by; ``seconds=None`` is never."""
+    """A moment (monotonic clock) a command must be done by; ``seconds=None`` is never.
 
-    def __init__(self, seconds: float | None = None) -> None:
+    The seconds count from ``since`` (a ``time.monotonic()`` reading, e.g. taken
+    when the program started, before its imports), else from now.
+    """
+
+    def __init__(self, seconds: float | None = None, since: float | None = None) -> None:
         self.seconds = seconds
-        self.at = None if seconds is None else time.monotonic() + seconds
+        start = time.monotonic() if since is None else since
+        self.at = None if seconds is None else start + seconds
 
     def remaining(self) -> float | None:
         """Seconds left (never below 0), or None without a limit."""

@@ -57,10 +57,11 @@ class SolveParams:
     deadline: Deadline | None = None
     """The command's clock (:meth:`started`); solves get at most what is left of it."""
 
-    def started(self) -> SolveParams:
-        """A copy whose :attr:`time_limit` counts from now for everything that follows."""
+    def started(self, since: float | None = None) -> SolveParams:
+        """A copy whose :attr:`time_limit` counts from now (or from ``since``, a
+        ``time.monotonic()`` reading) for everything that follows."""
         return self if self.deadline is not None else replace(self, deadline=Deadline(
-            self.time_limit))
+            self.time_limit, since))
 
     def check(self) -> None:
         """NoAnswer once the command's deadline has passed (call it in long loops)."""

@@ -118,9 +118,11 @@ def solve_puzzle(position: Position, turns: int | None = None,
     Raises PuzzleError when a min-turns target cannot be reached within the
     horizon, EngineDisagreement when the engine does not reproduce the answer,
     KeyboardInterrupt on Ctrl-C before any line. The time limit counts from
-    ``params.started()`` and covers building the model; when it runs out before
-    CP-SAT finds a line, the engine's first legal line is the answer (not proven
-    optimal); a min-turns puzzle without a line reaching its target raises NoAnswer.
+    ``params.started()`` and covers building the model: a model not built within it
+    raises PuzzleError (the horizon cannot be answered in that time); when it runs
+    out after the build but before CP-SAT finds a line, the engine's first legal line
+    is the answer (not proven optimal); a min-turns puzzle without a line reaching
+    its target raises NoAnswer.
     """
     params = (params or SolveParams()).started()
     engine.validate(position)
@@ -143,12 +145,12 @@ def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
               progress: Progress | None, start: float) -> Answer:
     """Best-turn or max-points: one exactly lexicographic objective (:func:`line_objective`):
     most own points, then fewest points to others, then (closing) fewest actions."""
-    first = _first_line(position, horizon, params)
     _note(progress, "building the model")
     try:
+        first = _first_line(position, horizon, params)
         tm = TurnModel(position, horizon, check=params.check)
     except NoAnswer:
-        return _time_up(position, kind, first, start)
+        raise _unbuilt(horizon, params) from None
     build = time.perf_counter() - start
     objective = line_objective(tm, horizon, actions=kind != "best-turn")
     tm.model.maximize(objective.expr)
@@ -189,17 +191,24 @@ def _first_line(position: Position, turns: int, params: SolveParams) -> list[Tur
     return line
 
 
+def _unbuilt(horizon: int, params: SolveParams) -> PuzzleError:
+    """The error of a horizon whose model could not be built within the time limit
+    (bad input: the request cannot be answered in that time, so exit 2)."""
+    limit = "" if params.time_limit is None else f" ({params.time_limit:g} s)"
+    return PuzzleError(f"the {horizon}-turn model could not be built within the time limit"
+                       f"{limit}; give more --time-limit or fewer --turns")
+
+
 def _time_up(position: Position, kind: str, line: list[Turn], start: float,
-             build: float | None = None) -> Answer:
-    """The time limit ran out before CP-SAT found a line (often while building the model):
+             build: float) -> Answer:
+    """The time limit ran out after the model was built but before CP-SAT found a line:
     the engine's first legal line (:func:`_first_line`), not proven optimal, is the best
     answer there is. Its points come from the engine; :func:`_replay` checks them again."""
     outcome = engine.play_line(position, line)
     wall = time.perf_counter() - start
     return Answer(kind, line, outcome.points, outcome.others, outcome.actions,
                   list(outcome.turn_points), list(outcome.turn_others), False,
-                  "time limit (the engine's first legal line)", wall,
-                  wall if build is None else build, position)
+                  "time limit (the engine's first legal line)", wall, build, position)
 
 
 def _forced_pass(position: Position, kind: str, horizon: int, start: float, build: float,
@@ -246,7 +255,10 @@ def _min_turns(position: Position, cap: int, target: int | None, params: SolvePa
     for horizon in range(1, cap + 1):
         _note(progress, f"trying {horizon} turn(s) for {target} points")
         t0 = time.perf_counter()
-        tm = TurnModel(position, horizon, check=params.check)
+        try:
+            tm = TurnModel(position, horizon, check=params.check)
+        except NoAnswer:
+            raise _unbuilt(horizon, params) from None
         build += time.perf_counter() - t0
         tm.model.add(tm.own_points() >= target)
         tm.model.minimize(tm.actions())
