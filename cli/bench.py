@@ -11,20 +11,21 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from cli.cluster import note_ran_on
 from cli.console import err, out, print_json
-from solver.bench.plot import plot_records
+from solver.bench.plot import plot_horizons, plot_records
 from solver.bench.runner import disagreement_text, disagreements, report, run_suite
 from solver.bench.suite import load_suite, suite_file
-from solver.bench.table import cases_table, summary_table
+from solver.bench.table import cases_table, markdown_summary, replace_block, summary_table
 from solver.cpsat import SolveParams
 from solver.errors import EXIT_DISAGREE
 from solver.executor import connect
-from solver.tomlfile import atomic_write_text
+from solver.tomlfile import atomic_write_text, read_text
 
 
 def run(suite_name: str, suite_path: Path | None, as_json: bool, plot: Path | None,
         save: Path | None, workers: int, time_limit: float | None, cap: float | None,
-        seed: int, scheduler: str | None = None) -> None:
-    """Run the suite, then print the table (or the JSON) and write the plot/JSON files.
+        seed: int, scheduler: str | None = None, readme: Path | None = None) -> None:
+    """Run the suite, then print the table (or the JSON) and write the plot/JSON files
+    and (``readme``) the medians as Markdown between the suite's markers in that file.
 
     Cases run one after another here, or side by side on the Dask cluster of
     ``scheduler`` (the files are written here either way). When a proven CP-SAT
@@ -32,6 +33,8 @@ def run(suite_name: str, suite_path: Path | None, as_json: bool, plot: Path | No
     and written, then one line on standard error names the cases, exit status 1.
     """
     suite = load_suite(suite_path or suite_file(suite_name))
+    if readme is not None:  # missing markers fail now, not after the run
+        replace_block(read_text(readme), suite.name, "", str(readme))
     params = SolveParams(time_limit=suite.time_limit if time_limit is None else time_limit,
                          workers=workers, seed=seed)
     cap = suite.cap if cap is None else cap
@@ -57,7 +60,12 @@ def run(suite_name: str, suite_path: Path | None, as_json: bool, plot: Path | No
         save.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(save, json.dumps(result, indent=2) + "\n")
     if plot is not None:
-        plot_records(records, plot, title=f"boardsat bench --suite {suite.name}")
+        draw = plot_horizons if suite.plot == "horizons" else plot_records
+        draw(records, plot, title=f"boardsat bench --suite {suite.name}")
+    if readme is not None:
+        atomic_write_text(readme, replace_block(read_text(readme), suite.name,
+                                                markdown_summary(result["summary"]),
+                                                str(readme)))
     if as_json:
         print_json(result)
     else:
@@ -67,6 +75,8 @@ def run(suite_name: str, suite_path: Path | None, as_json: bool, plot: Path | No
             out.print(f"plot written to {plot}")
         if save is not None:
             out.print(f"JSON written to {save}")
+        if readme is not None:
+            out.print(f"table written to {readme}")
     wrong = disagreements(records)
     if wrong:
         err.print(f"[bold red]engine disagrees with the solver:[/] "

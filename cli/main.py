@@ -250,12 +250,15 @@ def generate(game: str, count: int, seed: int, out_dir: Path, kind: str | None,
 
 
 @main.command(context_settings=CONTEXT)
-@click.option("--suite", "suite_name", type=click.Choice(["quick", "full", "budgets"]),
+@click.option("--suite", "suite_name", type=click.Choice(["quick", "full", "budgets", "depth"]),
               default="quick", show_default=True, help="Suite in benchmarks/suites/.")
 @click.option("--suite-file", type=FILE, default=None, help="Run this suite file instead.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
 @click.option("--plot", type=FILE, default=None, help="Write a PNG plot here.")
 @click.option("--save", type=FILE, default=None, help="Also write the JSON to this file.")
+@click.option("--readme", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=None, help="Put the medians as a Markdown table between the "
+              "suite's markers in this file (<!-- bench:SUITE --> ... <!-- /bench:SUITE -->).")
 @_workers_option()
 @click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=None,
               help="CP-SAT seconds per case (default: the suite's).")
@@ -265,8 +268,8 @@ def generate(game: str, count: int, seed: int, out_dir: Path, kind: str | None,
 @scheduler_option("the cases (side by side; times are then the workers')")
 @user_errors
 def bench(suite_name: str, suite_file: Path | None, as_json: bool, plot: Path | None,
-          save: Path | None, workers: int, time_limit: float | None, cap: float | None,
-          seed: int, scheduler: str | None) -> None:
+          save: Path | None, readme: Path | None, workers: int, time_limit: float | None,
+          cap: float | None, seed: int, scheduler: str | None) -> None:
     """Time CP-SAT against the engine's exhaustive search on a benchmark suite.
 
     Prints a table per case (CP-SAT time to a proven optimum, exhaustive time
@@ -279,7 +282,7 @@ def bench(suite_name: str, suite_file: Path | None, as_json: bool, plot: Path | 
     """
     from cli import bench as bench_cli
     bench_cli.run(suite_name, suite_file, as_json, plot, save, workers, time_limit, cap, seed,
-                  scheduler)
+                  scheduler, readme)
 
 
 main.add_command(batch_command)

@@ -61,6 +61,11 @@ class PuzzleError(InputError):
     """A well-formed file whose puzzle cannot be posed (e.g. no legal turn, bad target)."""
 
 
+class BuildTimeout(PuzzleError):
+    """The model of the request could not even be built within the time limit: the
+    request cannot be answered in that time (exit status 2, like bad input)."""
+
+
 class EngineDisagreement(RuntimeError):
     """The reference engine rejected or re-scored an answer the CP-SAT model produced.
 

@@ -10,11 +10,12 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
-from solver.bench.plot import cpsat_style
+from solver.bench.plot import cpsat_style, plot_horizons
 from solver.bench.runner import run_case, summary
 from solver.bench.suite import load_suite, suite_file
 from solver.cpsat import SolveParams
-from solver.errors import InputError
+from solver.bench.table import markdown_summary, replace_block
+from solver.errors import BuildTimeout, InputError
 from solver.games import GAMES
 from solver.paths import REPO_ROOT
 
@@ -78,7 +79,7 @@ def test_table_output_names_every_case():
 
 
 def test_shipped_suites_load():
-    for name in ("quick", "full", "budgets"):
+    for name in ("quick", "full", "budgets", "depth"):
         suite = load_suite(suite_file(name))
         assert suite.cases
         for case in suite.cases:
@@ -131,3 +132,60 @@ def test_an_unproven_answer_short_of_the_exhaustive_value_is_no_disagreement():
     short = replace(record, optimal=False, value=[record.value[0] - 1], agree=False)
     assert disagreements([short]) == []
     assert disagreements([replace(record, agree=False)]) == [replace(record, agree=False)]
+
+
+def test_a_model_not_built_in_time_is_recorded_as_no_answer(monkeypatch, tmp_path):
+    # Before: the runner stopped the whole suite with the case's error.
+    game = GAMES["terra-nova"]
+
+    def unbuilt(position, case, params):
+        raise BuildTimeout("the 4-turn model could not be built within the time limit")
+
+    monkeypatch.setattr(game, "bench_solve", unbuilt)
+    case = next(c for c in load_suite(TINY).cases if c.game == "terra-nova")
+    record = run_case(case, SolveParams(workers=1, time_limit=1), cap=5)
+    assert record.cpsat == "no answer" and record.value == [] and not record.optimal
+    assert record.exhaustive == "done" and record.agree is None
+    assert summary([record])[0]["optimal"] == 0
+    plot = tmp_path / "depth.png"
+    plot_horizons([record, replace(record, horizon=2, exhaustive_s=None, exhaustive="capped")],
+                  plot)
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_markdown_medians_count_capped_runs_as_the_cap_and_say_so(monkeypatch):
+    record = run_case(next(c for c in load_suite(TINY).cases if c.game == "rift-valley"),
+                      SolveParams(workers=1), cap=5)
+    capped = replace(record, case="b", exhaustive_s=None, exhaustive="capped", cap=50.0)
+    rows = summary([record, capped, replace(capped, case="c")])
+    assert rows[0]["exhaustive_at_cap_median_s"] == 50.0
+    assert rows[0]["exhaustive_median_s"] == record.exhaustive_s
+    table = markdown_summary(rows)
+    assert "| 3/3 |" in table and "| 1/3 | ≥ 50 |" in table
+    assert table.split("|")[-2].strip().startswith("≥ ")  # the ratio is a lower bound
+    proven = markdown_summary(summary([record]))
+    assert "≥" not in proven and "≤" not in proven
+    unproven = markdown_summary(summary([replace(capped, optimal=False)]))
+    assert unproven.rstrip().endswith("| — |")
+
+
+def test_readme_table_goes_between_the_suite_markers(tmp_path):
+    text = "a\n<!-- bench:depth -->\nold\n<!-- /bench:depth -->\nb\n"
+    assert replace_block(text, "depth", "new\n", "R.md") == (
+        "a\n<!-- bench:depth -->\nnew\n<!-- /bench:depth -->\nb\n")
+    with pytest.raises(InputError, match="bench:quick"):
+        replace_block(text, "quick", "x\n", "R.md")
+    readme = tmp_path / "R.md"
+    readme.write_text("no markers\n")
+    result = CliRunner().invoke(main, ["bench", "--suite-file", str(TINY), "--readme",
+                                       str(readme)])
+    assert result.exit_code == 2 and "markers" in result.output  # before any case ran
+    assert readme.read_text() == "no markers\n"
+
+
+def test_suite_plot_kind_is_checked(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(TINY.read_text().replace("cap = 5", 'cap = 5\nplot = "pie"'))
+    with pytest.raises(InputError, match="plot must be sizes or horizons"):
+        load_suite(bad, REPO_ROOT)
+    assert load_suite(suite_file("depth")).plot == "horizons"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import statistics
 from pathlib import Path
 
 import matplotlib
@@ -70,6 +71,60 @@ def plot_records(records: list[Record], path: Path, title: str = "") -> None:
         ax.set_ylabel("seconds (log)")
         ax.grid(True, which="both", alpha=0.3)
     axes[1].legend(fontsize=7, loc="best")
+    _save(fig, path, title)
+
+
+def plot_horizons(records: list[Record], path: Path, title: str = "") -> None:
+    """Write a PNG of time against horizon (turns, draws), log scale, one line per method.
+
+    Points as in :func:`plot_records` (circle proven, cross not proven, square
+    exhaustive, triangle at the cap: capped); the lines join the medians per
+    horizon, counting a capped search as the cap and an unproven run at its time.
+    """
+    fig, ax = plt.subplots(figsize=(7.5, 4.8), constrained_layout=True)
+    groups: dict[tuple[str, str], list[Record]] = {}
+    for r in records:
+        groups.setdefault((r.game, r.kind), []).append(r)
+    for (game, kind), group in groups.items():
+        colour = GAMES[game].plot_colours.get(kind, "tab:gray")
+        name = f"{GAMES[game].short} {kind}"
+        seen: set[str] = set()
+        for r in group:
+            x = _horizon(r)
+            style, tag, what = cpsat_style(r.optimal, colour)
+            ax.scatter([x], [r.cpsat_s], **style, zorder=3,
+                       label=f"{name} {what}" if tag not in seen else None)
+            seen.add(tag)
+            if r.exhaustive_s is not None:
+                ax.scatter([x], [r.exhaustive_s], facecolors="none", edgecolors="black",
+                           marker="s", zorder=3,
+                           label=f"{name} exhaustive" if "e" not in seen else None)
+                seen.add("e")
+            else:
+                ax.scatter([x], [r.cap], color="black", marker="^", alpha=0.6, zorder=3,
+                           label=f"{name} exhaustive capped" if "x" not in seen else None)
+                seen.add("x")
+        xs = sorted({_horizon(r) for r in group})
+        for method, colour_of_line, seconds in (
+                ("CP-SAT", colour, lambda r: r.cpsat_s),
+                ("exhaustive", "black", lambda r: r.cap if r.exhaustive_s is None
+                 else r.exhaustive_s)):
+            medians = [statistics.median(seconds(r) for r in group if _horizon(r) == x)
+                       for x in xs]
+            ax.plot(xs, medians, color=colour_of_line, linestyle="--", linewidth=1,
+                    label=f"{name} {method} median")
+        ax.set_xticks(xs)
+    ax.set_yscale("log")
+    ax.set_xlabel(" / ".join(f"{game.horizon_unit} ({game.short})" for game in GAMES.values()
+                             if any(r.game == game.key for r in records)))
+    ax.set_ylabel("seconds (log)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="best")
+    _save(fig, path, title)
+
+
+def _save(fig, path: Path, title: str) -> None:
+    """Write ``fig`` as a PNG at ``path`` (atomically) and close it."""
     if title:
         fig.suptitle(title)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -11,7 +11,9 @@ Each game (:mod:`solver.games`) provides, through :class:`solver.protocol.Game`:
   exhaustive search; raises ``TimeoutError`` after ``cap`` seconds.
 
 Records hold the median CP-SAT time over ``case.repeat`` runs, the exhaustive time
-(or ``None`` with ``exhaustive = "capped"``) and their ratio.
+(or ``None`` with ``exhaustive = "capped"``) and their ratio. A CP-SAT run that
+has no answer within the time limit (its model not even built, or no line found)
+is recorded with ``cpsat = "no answer"``, an empty value and the seconds it took.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from typing import Any
 
 from solver.bench.suite import Suite
 from solver.cpsat import SolveParams
+from solver.errors import BuildTimeout, NoAnswer
 from solver.executor import Done, Executor, LocalExecutor, in_order
 from solver.games import GAMES
 from solver.paths import REPO_ROOT
@@ -52,6 +55,8 @@ class Record:
     cpsat_s: float
     """Median wall seconds of the CP-SAT runs (model building and engine check included)."""
     cpsat_runs: list[float]
+    cpsat: str
+    """``"answered"`` or ``"no answer"`` (the time limit ran out before any line)."""
     exhaustive_s: float | None
     exhaustive: str
     """``"done"`` or ``"capped"`` (the search passed the cap; no time recorded)."""
@@ -73,9 +78,11 @@ def run_case(case: Case, params: SolveParams, cap: float, root: Path = REPO_ROOT
     solved: Solved | None = None
     for _ in range(case.repeat):
         start = time.perf_counter()
-        solved = game.bench_solve(position, case, params)
+        try:
+            solved = game.bench_solve(position, case, params)
+        except (BuildTimeout, NoAnswer):
+            solved = None
         runs.append(time.perf_counter() - start)
-    assert solved is not None
     start = time.perf_counter()
     try:
         exhaustive_value: tuple[int, ...] | None = tuple(game.bench_exhaustive(position, case,
@@ -86,18 +93,22 @@ def run_case(case: Case, params: SolveParams, cap: float, root: Path = REPO_ROOT
     cpsat_s = round(statistics.median(runs), 4)
     if exhaustive_s is not None:
         exhaustive_s = round(exhaustive_s, 4)
-    agree = None if exhaustive_value is None else exhaustive_value == solved.value
+    value = [] if solved is None else list(solved.value)
+    agree = None if exhaustive_value is None or solved is None else exhaustive_value == tuple(
+        value)
     return Record(
         case=case.name, game=case.game, kind=case.kind, cells=cells, players=players,
         horizon=game.bench_horizon(position, case),
-        value=list(solved.value), optimal=solved.optimal, length=solved.length,
+        value=value, optimal=solved is not None and solved.optimal,
+        length=0 if solved is None else solved.length,
         cpsat_s=cpsat_s, cpsat_runs=[round(r, 4) for r in runs],
+        cpsat="no answer" if solved is None else "answered",
         exhaustive_s=exhaustive_s,
         exhaustive="capped" if exhaustive_s is None else "done",
         exhaustive_value=None if exhaustive_value is None else list(exhaustive_value),
         agree=agree,
         ratio=None if exhaustive_s is None else _significant(exhaustive_s / max(cpsat_s, 1e-9)),
-        cap=cap, stats=solved.stats,
+        cap=cap, stats={} if solved is None else solved.stats,
     )
 
 
@@ -165,7 +176,12 @@ def disagreement_text(records: list[Record]) -> str:
 
 
 def summary(records: list[Record]) -> list[dict[str, Any]]:
-    """Medians per (game, kind, horizon) group, in order of first appearance."""
+    """Medians per (game, kind, horizon) group, in order of first appearance.
+
+    ``exhaustive_median_s`` is over the searches that finished;
+    ``exhaustive_at_cap_median_s`` counts each capped search as the cap (a lower
+    bound on the true median whenever a search was capped).
+    """
     groups: dict[tuple, list[Record]] = {}
     for record in records:
         groups.setdefault((record.game, record.kind, record.horizon), []).append(record)
@@ -179,6 +195,8 @@ def summary(records: list[Record]) -> list[dict[str, Any]]:
             "exhaustive_done": len(done),
             "exhaustive_median_s": (round(statistics.median(r.exhaustive_s for r in done), 4)
                                     if done else None),
+            "exhaustive_at_cap_median_s": round(statistics.median(
+                r.cap if r.exhaustive_s is None else r.exhaustive_s for r in group), 4),
             "ratio_median": (round(statistics.median(r.ratio for r in done), 3)
                              if done else None),
         })

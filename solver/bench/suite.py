@@ -5,6 +5,8 @@ Format (``benchmarks/suites/quick.toml``)::
     [suite]
     time_limit = 60      # CP-SAT seconds per case (not proven optimal past it)
     cap = 10             # seconds the exhaustive search may take before "capped"
+    plot = "horizons"    # optional: one panel, time against turns/draws
+                         # (default "sizes": also time against board size)
 
     [[case]]
     name = "tn-late-best"
@@ -35,6 +37,9 @@ from solver.paths import REPO_ROOT, SUITES_DIR
 from solver.protocol import Case
 from solver.tomlfile import check_keys, load_toml, place_of, require_type
 
+PLOTS = ("sizes", "horizons")
+"""What a suite's plot shows (``[suite] plot``)."""
+
 CASE_KEYS = ("name", "game", "position", "recipe", "kind", "turns", "draws", "repeat")
 
 
@@ -47,6 +52,8 @@ class Suite:
     time_limit: float
     cap: float
     cases: tuple[Case, ...] = field(default_factory=tuple)
+    plot: str = "sizes"
+    """``sizes`` (time against board size and against horizon) or ``horizons``."""
 
 
 def suite_file(name: str) -> Path:
@@ -61,7 +68,11 @@ def load_suite(path: str | Path, root: Path | None = None) -> Suite:
     data, text = load_toml(path)
     check_keys(data, ("suite", "case"), text=text, path=path)
     head = data.get("suite", {})
-    check_keys(head, ("time_limit", "cap"), text=text, path=path, prefix="suite.")
+    check_keys(head, ("time_limit", "cap", "plot"), text=text, path=path, prefix="suite.")
+    plot = require_type(head.get("plot", "sizes"), str, "plot", text=text, path=path)
+    if plot not in PLOTS:
+        raise InputError(f"plot must be {' or '.join(PLOTS)}, not {plot!r}", path=path,
+                         place=place_of(text, "plot"))
     time_limit = float(require_type(head.get("time_limit", 60), (int, float), "time_limit",
                                     text=text, path=path))
     cap = float(require_type(head.get("cap", 10), (int, float), "cap", text=text, path=path))
@@ -76,7 +87,7 @@ def load_suite(path: str | Path, root: Path | None = None) -> Suite:
         cases.append(case)
     if not cases:
         raise InputError("the suite has no [[case]]", path=path)
-    return Suite(path.stem, path, time_limit, cap, tuple(cases))
+    return Suite(path.stem, path, time_limit, cap, tuple(cases), plot)
 
 
 def _case(table: dict[str, Any], number: int, root: Path, text: str, path: Path) -> Case:

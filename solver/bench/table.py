@@ -7,6 +7,7 @@ printed whole.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -14,6 +15,7 @@ from rich import box
 from rich.table import Table
 
 from solver.bench.runner import Record
+from solver.errors import InputError
 from solver.games import GAMES
 
 CASE_WIDTH = 14
@@ -60,7 +62,7 @@ def cases_table(records: list[Record], cap: float) -> Table:
             exhaustive, ratio = _seconds(r.exhaustive_s), f"{r.ratio:.2f}"
         agree = "—" if r.agree is None else ("[green]yes[/]" if r.agree else "[red]NO[/]")
         rows.append([r.case, f"{r.kind} {horizon_text(r)}", str(r.cells),
-                     "/".join(map(str, r.value)),
+                     "/".join(map(str, r.value)) or "—",
                      "[green]yes[/]" if r.optimal else "[red]no[/]",
                      _seconds(r.cpsat_s), exhaustive, ratio, agree])
     columns = (("case", "name"), ("puzzle", "text"), ("cells", "number"), ("value", "number"),
@@ -88,3 +90,45 @@ def summary_table(summary: list[dict[str, Any]]) -> Table:
     return _table("Medians per group", "opt: proven optimal; done: exhaustive searches not "
                   "capped; exh.: the exhaustive search",
                   columns, rows)
+
+
+def markdown_summary(summary: list[dict[str, Any]]) -> str:
+    """The medians per group as a Markdown table (the README's depth table).
+
+    A group where some CP-SAT run was not proven, or some exhaustive search was
+    capped, counts those runs at the time they were stopped (the time limit, the
+    cap) and marks the median ``≥``: the true median is at least that. The ratio
+    of the two medians is then a bound (``≥``/``≤``) or unknown (``—``).
+    """
+    lines = ["| game | kind | horizon | cases | CP-SAT proven | CP-SAT median s | "
+             "exhaustive done | exhaustive median s | ratio exh./CP-SAT |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for row in summary:
+        game = GAMES[row["game"]]
+        cases = row["cases"]
+        cpsat_open = row["optimal"] < cases
+        exh_open = row["exhaustive_done"] < cases
+        cpsat, exh = row["cpsat_median_s"], row["exhaustive_at_cap_median_s"]
+        ratio = exh / max(cpsat, 1e-9)
+        ratio_text = ("—" if cpsat_open and exh_open else
+                      f"{'≥ ' if exh_open else '≤ ' if cpsat_open else ''}{ratio:.3g}")
+        lines.append(f"| {game.short} | {row['kind']} | {game.horizon_text(row['horizon'])} "
+                     f"| {cases} | {row['optimal']}/{cases} | {_bound(cpsat, cpsat_open)} "
+                     f"| {row['exhaustive_done']}/{cases} | {_bound(exh, exh_open)} "
+                     f"| {ratio_text} |")
+    return "\n".join(lines) + "\n"
+
+
+def _bound(seconds: float, at_least: bool) -> str:
+    return f"{'≥ ' if at_least else ''}{seconds:.3g}"
+
+
+def replace_block(text: str, name: str, block: str, where: str) -> str:
+    """``text`` with the lines between ``<!-- bench:NAME -->`` and ``<!-- /bench:NAME -->``
+    replaced by ``block``; InputError naming ``where`` when the markers are missing."""
+    pattern = re.compile(rf"(<!-- bench:{re.escape(name)} -->\n).*?(<!-- /bench:"
+                         rf"{re.escape(name)} -->)", re.DOTALL)
+    if not pattern.search(text):
+        raise InputError(f"no '<!-- bench:{name} -->' ... '<!-- /bench:{name} -->' "
+                         f"markers to put the table between", path=where)
+    return pattern.sub(lambda m: m.group(1) + block + m.group(2), text, count=1)

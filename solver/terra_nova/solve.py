@@ -19,7 +19,7 @@ from ortools.sat.python import cp_model
 
 from solver.cpsat import SolveParams, enumerate_projections, solve
 from solver.cpsat.objectives import Goal, Lexicographic, lexicographic
-from solver.errors import EngineDisagreement, InputError, NoAnswer, PuzzleError
+from solver.errors import BuildTimeout, EngineDisagreement, InputError, NoAnswer, PuzzleError
 from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.model.geometry import ACTIONS_PER_TURN
 from solver.terra_nova.model.turn_model import TurnModel
@@ -119,7 +119,7 @@ def solve_puzzle(position: Position, turns: int | None = None,
     horizon, EngineDisagreement when the engine does not reproduce the answer,
     KeyboardInterrupt on Ctrl-C before any line. The time limit counts from
     ``params.started()`` and covers building the model: a model not built within it
-    raises PuzzleError (the horizon cannot be answered in that time); when it runs
+    raises BuildTimeout (the horizon cannot be answered in that time); when it runs
     out after the build but before CP-SAT finds a line, the engine's first legal line
     is the answer (not proven optimal); a min-turns puzzle without a line reaching
     its target raises NoAnswer.
@@ -191,11 +191,11 @@ def _first_line(position: Position, turns: int, params: SolveParams) -> list[Tur
     return line
 
 
-def _unbuilt(horizon: int, params: SolveParams) -> PuzzleError:
+def _unbuilt(horizon: int, params: SolveParams) -> BuildTimeout:
     """The error of a horizon whose model could not be built within the time limit
     (bad input: the request cannot be answered in that time, so exit 2)."""
     limit = "" if params.time_limit is None else f" ({params.time_limit:g} s)"
-    return PuzzleError(f"the {horizon}-turn model could not be built within the time limit"
+    return BuildTimeout(f"the {horizon}-turn model could not be built within the time limit"
                        f"{limit}; give more --time-limit or fewer --turns")
 
 
