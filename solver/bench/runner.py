@@ -55,8 +55,6 @@ class Record:
     cpsat_s: float
     """Median wall seconds of the CP-SAT runs (model building and engine check included)."""
     cpsat_runs: list[float]
-    cpsat: str
-    """``"answered"`` or ``"no answer"`` (the time limit ran out before any line)."""
     exhaustive_s: float | None
     exhaustive: str
     """``"done"`` or ``"capped"`` (the search passed the cap; no time recorded)."""
@@ -67,6 +65,8 @@ class Record:
     """``exhaustive_s / cpsat_s``: how many times faster CP-SAT is (None when capped)."""
     cap: float
     stats: dict[str, Any] = field(default_factory=dict)
+    cpsat: str = "answered"
+    """``"answered"`` or ``"no answer"`` (the time limit ran out before any line)."""
 
 
 def run_case(case: Case, params: SolveParams, cap: float, root: Path = REPO_ROOT) -> Record:
