@@ -1,6 +1,6 @@
 """README samples: the cheap, deterministic ``$ boardsat …`` outputs are what the commands print.
 
-A sample is compared line by line (trailing spaces aside) at the README's 100
+A sample is compared line by line (trailing spaces aside) at the README's 80
 columns: a ``...`` line stands for lines left out; in lines that report times
 (``time``, ``wall_s``, ``deterministic_time``) every number may differ.
 """
@@ -22,6 +22,8 @@ CHECKED = (
     "boardsat solve positions/terra-nova/puzzles/best-turn-majority.toml --workers 1",
     "boardsat verify positions/terra-nova/puzzles/closing-demo.toml --json",
     "boardsat perft positions/terra-nova/midgame-2p.toml --json",
+    "boardsat show positions/terra-nova-kosmos/setup-3p.toml",
+    "boardsat verify positions/terra-nova-kosmos/puzzles/last-round-demo.toml",
 )
 """Samples whose output is the same on every run (one CP-SAT worker) and quick to make."""
 TIMES = re.compile(r"\btime\b|wall_s|deterministic_time")
@@ -78,13 +80,13 @@ def _matches(shown: list[str], printed: list[str]) -> bool:
 
 
 @pytest.fixture
-def hundred_columns(monkeypatch):
-    """The README's samples are captured 100 columns wide."""
-    monkeypatch.setattr(console.out, "_width", 100)
+def eighty_columns(monkeypatch):
+    """The README's samples are captured 80 columns wide."""
+    monkeypatch.setattr(console.out, "_width", 80)
 
 
 @pytest.mark.parametrize("command", CHECKED)
-def test_readme_sample_is_what_the_command_prints(command, hundred_columns):
+def test_readme_sample_is_what_the_command_prints(command, eighty_columns):
     shown = readme_samples().get(command)
     assert shown is not None, f"README no longer shows `{command}`: update CHECKED"
     result = CliRunner().invoke(main, shlex.split(command)[1:])
