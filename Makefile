@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test sweep fuzz lint bench clean
+.PHONY: run test sweep fuzz lint bench bench-depth clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -31,6 +31,12 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/boardsat bench --suite quick
+
+# Terra Nova depth scaling (1-4 turns, full boards): rewrites the README's table,
+# benchmarks/results/depth.json and depth.png.
+bench-depth: $(STAMP)
+	$(BIN)/boardsat bench --suite depth --workers 2 --save benchmarks/results/depth.json \
+	    --plot benchmarks/results/depth.png --readme README.md
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
