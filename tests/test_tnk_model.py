@@ -14,6 +14,7 @@ from solver.terra_nova_kosmos.model.last_round import (
 )
 from solver.terra_nova_kosmos.model.scope import horizon
 from solver.terra_nova_kosmos.notation import format_turn
+from solver.terra_nova_kosmos.solve import solve_last_round
 
 PARAMS = SolveParams(workers=2, seed=0, time_limit=120)
 FACTIONS = {"blue": "flaschengeister", "red": "golems"}
@@ -76,3 +77,49 @@ def test_horizon_counts_what_can_be_spent():
                       power_actions_used=used)
     # 2 + t8p6 (8 from bowl I: 4 reach III) + t6g5 6 = 12 → 4, + lake-house, + pass
     assert horizon(poor, 8, 5) == 6
+
+
+IFRIT = """
+wRh wRk f.. l.. r..
+  wRk f.. d.. r.. lBh
+s.. w.. s.. r.. w..
+"""
+BRIDGED = """
+lBh r.. wRh f..
+  l.. r.. w.. w..
+w.. s.. r.. lBh
+"""
+ONE = SolveParams(workers=1, seed=0)
+BOARD_ACTIONS_USED = ["pa-bridge3", "pa-bridge4", "pa-spade1", "pa-spade2", "pa-ship"]
+
+
+def test_ifrit_palace_builds_its_edge_house():
+    # the left palace (14) on b1 puts a free house on the unbuilt edge hex c1, which
+    # completes a town: palace 3 + Kontor a2 2 + houses a1, c1 = 7 (or the palace on
+    # a2 and the house on a3); r-palace5 5 + t9 9 + area 12 - money 4
+    position = last_round(IFRIT, {"red": "ifrit", "blue": "flaschengeister"},
+                          {"red": {"money": 14, "power": [8, 0, 0]}},
+                          power_actions_used=[*BOARD_ACTIONS_USED, "pa-money7"],
+                          round_tiles=["r-spade2", "r-kontor3", "r-house2", "r-ship2",
+                                       "r-palace5"])
+    answer = solve_last_round(position, ONE)
+    line = answer.line_text(position)
+    assert answer.optimal and answer.key == (26, -28, -2)
+    assert line[0] in ("upgrade b1 pl @c1 town:t9", "upgrade a2 pl @a3 town:t9")
+
+
+@pytest.mark.parametrize(("adjacency", "value", "first"),
+                         [("all", 15, "upgrade c1 k"), ("owner", 13, "build c2")])
+def test_bridge_adjacency_owner(adjacency, value, first):
+    # blue's bridge a1-c1 makes red's c1 a neighbour of blue's a1 only with "all":
+    # the Kontor costs 7 (red's money) instead of 10 [D4]
+    position = last_round(BRIDGED, {"red": "golems", "blue": "flaschengeister"},
+                          {"red": {"money": 7, "power": [4, 4, 0]},
+                           "blue": {"bridges": ["a1-c1"]}},
+                          power_actions_used=[*BOARD_ACTIONS_USED, "pa-money7"],
+                          bridge_spots=["a1-c1"], rules={"bridge_adjacency": adjacency},
+                          round_tiles=["r-spade2", "r-kontor3", "r-palace5", "r-ship2",
+                                       "r-kontor3"])
+    answer = solve_last_round(position, ONE)
+    assert answer.optimal and answer.result.value == value
+    assert answer.line_text(position) == [first, "pass b-house"]

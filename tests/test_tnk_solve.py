@@ -69,13 +69,12 @@ def test_time_limit_gives_a_line_not_proven(tmp_path: Path):
 
 
 def test_positions_outside_the_model_are_refused(tmp_path: Path):
-    position = last_round(TOWN.replace("lB", "wR").replace("wRh\n", "lBh\n"),
-                          {"red": "ifrit", "blue": "flaschengeister"},
-                          {"red": {"palaces": ["left", "right"]}})
-    with pytest.raises(PuzzleError, match="Ifrit"):
+    position = last_round(TOWN, {"blue": "seebaeren", "red": "golems"},
+                          {"blue": {"palaces": ["left", "right"]}})
+    with pytest.raises(PuzzleError, match="Seebären"):
         solve_last_round(position)
     result = CliRunner().invoke(main, ["solve", write(tmp_path, position)])
-    assert result.exit_code == 2 and "Ifrit" in result.stderr
+    assert result.exit_code == 2 and "Seebären" in result.stderr
 
 
 def test_generated_puzzle_is_the_same_for_a_seed():

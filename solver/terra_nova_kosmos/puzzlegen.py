@@ -36,8 +36,8 @@ from solver.terra_nova_kosmos.rules import COLOUR_LETTER, HOME, LANDSCAPE_LETTER
 from solver.terra_nova_kosmos.solve import replayed
 
 MODEL_FACTIONS = ("flaschengeister", "golems", "kobolde", "feen", "wuestentoechter",
-                  "erfinderinnen", "druiden", "feline")
-"""Factions the model takes as the player to move (not Seebären, not Ifrit)."""
+                  "ifrit", "erfinderinnen", "druiden", "feline")
+"""Factions the model takes as the player to move (not Seebären)."""
 COLOUR_OF = {"flaschengeister": "blue", "golems": "red", "kobolde": "black", "feen": "green",
              "wuestentoechter": "yellow", "seebaeren": "blue", "ifrit": "red",
              "erfinderinnen": "black", "druiden": "green", "feline": "yellow"}

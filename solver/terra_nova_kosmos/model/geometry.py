@@ -18,6 +18,14 @@ FAR = 10 ** 6
 """River hops between two hexes that no river path joins."""
 
 
+def related_bridges(position: Position, colour: str) -> set[tuple[int, int]]:
+    """The bridges on the map that join hexes in ``colour``'s relations [D4]: every
+    bridge (``bridge_adjacency = "all"``) or ``colour``'s own (``"owner"``)."""
+    if position.rules.bridge_adjacency == "all":
+        return {b for p in position.players for b in p.bridges}
+    return set(position.player(colour).bridges)
+
+
 def river_hops(position: Position, source: int) -> dict[int, int]:
     """For each landscape hex X: the fewest river hexes on a path source, r1…rk, X
     (k ≥ 1, every ri a river hex, each hex sharing a side with the next) [D11]."""
@@ -58,7 +66,7 @@ class Geometry:
     hops: tuple[dict[int, int], ...]
     """Per node: node number → river hexes of the shortest shipping link (absent: none)."""
     old_bridges: frozenset[tuple[int, int]]
-    """Bridges on the map (anyone's) as node-number pairs (i < j)."""
+    """Bridges on the map that join hexes for P ([D4]) as node-number pairs (i < j)."""
     spots: tuple[tuple[int, int], ...]
     """Free bridge spots as map-cell pairs (a < b)."""
 
@@ -113,6 +121,6 @@ def build_geometry(position: Position, max_ship: int, extra: set[int]) -> Geomet
         hops.append({index[x]: d for x, d in river_hops(position, c).items() if x in index})
     built = {br for p in position.players for br in p.bridges}
     old = frozenset((min(index[a], index[b]), max(index[a], index[b]))
-                    for a, b in built if a in index and b in index)
+                    for a, b in related_bridges(position, me) if a in index and b in index)
     spots = tuple(s for s in position.board.bridge_spots if s not in built)
     return Geometry(nodes, len(own), side, tuple(hops), old, spots)

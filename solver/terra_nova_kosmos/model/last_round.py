@@ -34,7 +34,12 @@ from ortools.sat.python import cp_model
 
 from solver.cpsat.constraints import negate
 from solver.cpsat.objectives import Goal, Lexicographic, lexicographic
-from solver.terra_nova_kosmos.model.geometry import Geometry, build_geometry, river_hops
+from solver.terra_nova_kosmos.model.geometry import (
+    Geometry,
+    build_geometry,
+    related_bridges,
+    river_hops,
+)
 from solver.terra_nova_kosmos.model.scope import horizon as turn_bound
 from solver.terra_nova_kosmos.model.scope import (
     money_bound,
@@ -48,6 +53,7 @@ from solver.terra_nova_kosmos.rules import (
     BONUS_TILES,
     BRIDGE_COST,
     BRIDGES,
+    DRUID_TRIPLE,
     FEEN_SPADE_POWER,
     FELINE_KONTOR_COST,
     FELINE_KONTOR_COST_NEIGHBOUR,
@@ -55,6 +61,7 @@ from solver.terra_nova_kosmos.rules import (
     GOLEMS_PASS_VP,
     HOUSE_COST,
     HOUSES,
+    IFRIT_POWER_REBATE,
     INV_KONTOR_POWER,
     KOBOLDE_PALACE_POWER,
     KOBOLDE_POWER_PER_SPADE,
@@ -124,7 +131,7 @@ def _area_table(sizes: list[int], top: int, players: int) -> tuple[list[int], li
 def _largest_group(position: Position, colour: str, shipping: int) -> int:
     """The size of ``colour``'s largest group of buildings connected through range."""
     cells = set(position.buildings_of(colour))
-    bridges = {b for p in position.players for b in p.bridges}
+    bridges = related_bridges(position, colour)
     seen: set[int] = set()
     best = 0
     for start in sorted(cells):
@@ -151,12 +158,17 @@ class Step:
 
     kind: dict[str, Any]
     exchange: Any
+    triples: Any = 0
+    """Druiden: 3 power → 2 VP exchanges before the action (only where a gain follows)."""
     tr: dict[int, Any] = field(default_factory=dict)
     dig: dict[int, Any] = field(default_factory=dict)
     house: dict[int, Any] = field(default_factory=dict)
     up_k: dict[int, Any] = field(default_factory=dict)
     up_p: dict[int, Any] = field(default_factory=dict)
     inv: dict[int, Any] = field(default_factory=dict)
+    edge: dict[int, Any] = field(default_factory=dict)
+    """Ifrit left palace: the edge hex made home (a free house on it if one is left)."""
+    edge_house: Any = False
     bridge: dict[int, Any] = field(default_factory=dict)
     found: dict[int, Any] = field(default_factory=dict)
     tiles: dict[str, Any] = field(default_factory=dict)
@@ -213,11 +225,18 @@ class _Builder:
         self.player = position.player(self.me)
         self.faction = position.faction(self.me)
         self.fid = self.player.faction
+        self.mine_bridges = related_bridges(position, self.me)
+        """The bridges on the map that join hexes in P's relations [D4]."""
         self.reach = BONUS_TILES[self.player.bonus].reach if self.player.bonus else 0
         self.max_ship = self.faction.max_shipping
         extra = set()
         if self.fid == "flaschengeister":
             extra = {c for c in range(position.grid.size) if position.landscape[c] == "l"}
+        self.edge_possible = (self.fid == "ifrit" and "left" not in self.player.palaces
+                              and position.palaces_left(self.me) > 0)
+        """The Ifrit left palace (and its edge house [D20]) may still be built."""
+        if self.edge_possible:
+            extra |= set(position.board.edge)
         self.g = build_geometry(position, max(self.max_ship, self.player.shipping) + self.reach,
                                 extra)
         self.home_letter = {v: k for k, v in LETTER_LANDSCAPE.items()}[self.faction.home]
@@ -447,26 +466,32 @@ class _Builder:
                    if kind["desert-dig"] is not False and prev.home[i] is not True else False)
             hs = self.bool(f"hs_{t}_{i}")
             inv = self.bool(f"inv_{t}_{i}") if kind["inv-kontor"] is not False else False
-            unbuilt = [x for x in (tr, dig, hs, inv) if x is not False]
+            eg = (self.bool(f"edge_{t}_{i}") if self.edge_possible and kind["upgrade-pl"]
+                  is not False and g.nodes[i] in self.p.board.edge else False)
+            unbuilt = [x for x in (tr, dig, hs, inv, eg) if x is not False]
             if prev.built[i] is not False:
                 for x in unbuilt:
                     m.add_implication(x, ~prev.built[i])
             for x in (tr, dig):
                 if x is not False and prev.home[i] is not False:
                     m.add_implication(x, ~prev.home[i])
-            self.clause([prev.home[i], tr, dig], [hs])
+            self.clause([prev.home[i], tr, dig, eg], [hs])
             step.tr[i], step.dig[i], step.house[i], step.inv[i] = tr, dig, hs, inv
+            step.edge[i] = eg
             h = self.next_bool(prev.house[i], [hs], [up_k], f"h_{t}_{i}")
             k = self.next_bool(prev.kontor[i], [up_k, inv], [up_p], f"k_{t}_{i}")
             pl = self.next_bool(prev.palace[i], [up_p], [], f"p_{t}_{i}")
             b = self.next_bool(prev.built[i], [hs, inv], [], f"b_{t}_{i}")
             hm = self.next_bool(prev.home[i], [tr, dig], [], f"home_{t}_{i}")
+            if eg is not False:
+                hm = self.any_of([hm, eg], f"home_{t}_{i}e")
             house.append(h)
             kontor.append(k)
             palace.append(pl)
             built.append(b)
             home.append(hm)
         self.counts(step)
+        self.edge_house(t, step, prev)
         return State(house, kontor, palace, built, home, [], None, (None, None, None), None,
                      {}, None, None, [], None, None)
 
@@ -490,8 +515,11 @@ class _Builder:
         build_opt = self.bool("build_opt")
         family = [k[d] for d in DIGS] + [k["desert-dig"]]
         m.add(build_opt <= self.lin(family))
+        edges = [x for x in step.edge.values() if x is not False]
+        if edges:
+            step.edge_house = self.bool("edge_house")
         m.add(self.lin(list(step.house.values()))
-              == self.lin([k["build"], k["lake-house"]]) + build_opt)
+              == self.lin([k["build"], k["lake-house"], step.edge_house]) + build_opt)
         m.add(self.lin(list(step.inv.values())) == self.lin([k["inv-kontor"]]))
         m.add(self.lin(list(step.up_k.values())) == self.lin([k["upgrade-k"]]))
         m.add(self.lin(list(step.up_p.values()))
@@ -500,6 +528,22 @@ class _Builder:
         for i, hs in step.house.items():
             # a house after a transformation goes on the transformed hex
             self.clause([step.tr[i], step.dig[i]], [hs, any_family])
+
+    def edge_house(self, t: int, step: Step, prev: State) -> None:
+        """The Ifrit left palace may make one unbuilt edge hex home, no range needed, and
+        puts a free house on it when a house is left ([D20])."""
+        edges = [x for x in step.edge.values() if x is not False]
+        if not edges:
+            return
+        m = self.m
+        m.add(sum(edges) <= step.kind["upgrade-pl"])
+        m.add(step.edge_house <= sum(edges))
+        for i, eg in step.edge.items():
+            if eg is not False:
+                self.clause([step.house[i]], [eg, step.edge_house])
+        full = self.reify_ge(self.lin(prev.house), HOUSES, f"full_{t}")
+        self.clause([full, step.edge_house], edges[:1] if len(edges) == 1
+                    else [self.any_of(edges, f"anyedge_{t}")])
 
     def bridges(self, t: int, step: Step, prev: State, nxt: State) -> None:
         m, g = self.m, self.g
@@ -552,6 +596,7 @@ class _Builder:
         for j in range(g.own, g.size):
             needs = [x for x in (step.tr[j], step.inv[j]) if x is not False]
             house_need = step.house[j]
+            edge = step.edge.get(j, False)
             if not needs and house_need is False:
                 continue
             support = []
@@ -564,7 +609,7 @@ class _Builder:
                     break
             for x in needs:
                 self.clause(support, [x])
-            self.clause(support, [house_need, negate(lake)])
+            self.clause(support + [edge], [house_need, negate(lake)])
             if step.dig[j] is not False:
                 self.clause([prev.built[i] for i in g.side[j]], [step.dig[j]])
 
@@ -605,7 +650,8 @@ class _Builder:
             m.add(unpaid == 0)
         paid_spades = m.new_int_var(0, 4, f"paid_spades_{t}")
         m.add(paid_spades == spades - free - unpaid)
-        houses = self.lin(list(step.house.values())) - self.lin([k["lake-house"]])
+        houses = self.lin(list(step.house.values())) - self.lin([k["lake-house"],
+                                                                  step.edge_house])
         kontor = self.kontor_cost(t, step, prev)
         return (HOUSE_COST * houses + SPADE_COST * paid_spades + kontor
                 + PALACE_COST * self.lin([k["upgrade-pl"], k["upgrade-pr"]])
@@ -617,8 +663,7 @@ class _Builder:
         cell = g.nodes[i]
         lits: list[Any] = []
         near = set(p.grid.neighbours[cell])
-        near |= {b if a == cell else a for pl in p.players for a, b in pl.bridges
-                 if cell in (a, b)}
+        near |= {b if a == cell else a for a, b in self.mine_bridges if cell in (a, b)}
         if any(p.buildings[x] is not None and p.buildings[x].owner != self.me for x in near):
             return True
         for s, (a, b) in enumerate(g.spots):
@@ -671,11 +716,13 @@ class _Builder:
         return self.fid == "druiden" and ("left" in self.player.palaces
                                           or self.p.palaces_left(self.me) > 0)
 
-    def town6_possible(self) -> bool:
-        """The side-A right palace may still be built: its step may found several towns
-        at once, so every step labels all components."""
-        return (self.fid in SIDE_A and "right" not in self.player.palaces
-                and self.p.palaces_left(self.me) > 0)
+    def several_towns_possible(self) -> bool:
+        """A step may found several towns at once, so every step labels all components:
+        the side-A right palace may still be built (``TOWN6``), or the Ifrit left
+        palace (its edge house may found a second town)."""
+        town6 = (self.fid in SIDE_A and "right" not in self.player.palaces
+                 and self.p.palaces_left(self.me) > 0)
+        return town6 or self.edge_possible
 
     def anchored_towns(self, t: int, step: Step, nxt: State, tiles: list[str]) -> None:
         """Towns when only the component of the changed building can newly qualify (no
@@ -803,12 +850,13 @@ class _Builder:
             return TOWN6_MIN_VALUE
         return TOWN_MIN_VALUE
 
-    def components(self, t: int, nxt: State, prev: State
-                   ) -> tuple[list[Any], list[Any], list[Any], list[Any], dict]:
+    def components(self, t: int, nxt: State, prev: State, extra: list[Any] | None = None
+                   ) -> tuple[list[Any], list[Any], list[Any], list[Any], dict, list[Any]]:
         """Label the town graph of state ``nxt``: a root per component, a parent for
         every other building (rank decreasing), equal labels across every edge;
-        subtree sums give each root its component's size, town value and number of
-        buildings that were in a town before the step."""
+        subtree sums give each root its component's size, town value, number of
+        buildings that were in a town before the step and the sum of ``extra`` (a
+        0/1 weight per node, e.g. "on an edge hex")."""
         m, g = self.m, self.g
         n = g.size
         edges = self.town_edges(nxt.bridge)
@@ -836,32 +884,35 @@ class _Builder:
                     m.add(lab[i] == lab[j]).only_enforce_if(together)
             m.add(sum(parents) + root[i] == self.lin([nxt.built[i]]))
             m.add(lab[i] == i).only_enforce_if(root[i])
-        size: list[Any] = [0] * n
-        value: list[Any] = [0] * n
-        old: list[Any] = [0] * n
+        weights = [[self.lin([nxt.built[i]]) for i in range(n)],
+                   [TOWN_VALUE["house"] * self.lin([nxt.house[i]])
+                    + TOWN_VALUE["kontor"] * self.lin([nxt.kontor[i]])
+                    + TOWN_VALUE["palace"] * self.lin([nxt.palace[i]]) for i in range(n)],
+                   [self.lin([prev.town[i]]) for i in range(n)],
+                   extra if extra is not None else [0] * n]
+        tops = (n, 3 * n, n, n)
+        sums: list[list[Any]] = [[0] * n for _ in weights]
+        for which, top in enumerate(tops):
+            if which == 3 and extra is None:
+                continue
+            for i in range(n):
+                if nxt.built[i] is not False:
+                    sums[which][i] = m.new_int_var(0, top, f"sum{which}_{t}_{i}")
         for i in range(n):
             if nxt.built[i] is False:
                 continue
-            size[i] = m.new_int_var(0, n, f"sz_{t}_{i}")
-            value[i] = m.new_int_var(0, 3 * n, f"vl_{t}_{i}")
-            old[i] = m.new_int_var(0, n, f"od_{t}_{i}")
-        for i in range(n):
-            if nxt.built[i] is False:
-                continue
-            sums: list[list[Any]] = [[], [], []]
-            for c, par in children[i]:
-                for which, (src, top) in enumerate(((size, n), (value, 3 * n), (old, n))):
+            for which, top in enumerate(tops):
+                if which == 3 and extra is None:
+                    continue
+                parts = []
+                for c, par in children[i]:
                     v = m.new_int_var(0, top, f"sub{which}_{t}_{c}_{i}")
-                    m.add(v == src[c]).only_enforce_if(par)
+                    m.add(v == sums[which][c]).only_enforce_if(par)
                     m.add(v == 0).only_enforce_if(~par)
-                    sums[which].append(v)
-            own_value = (TOWN_VALUE["house"] * self.lin([nxt.house[i]])
-                         + TOWN_VALUE["kontor"] * self.lin([nxt.kontor[i]])
-                         + TOWN_VALUE["palace"] * self.lin([nxt.palace[i]]))
-            m.add(size[i] == self.lin([nxt.built[i]]) + sum(sums[0]))
-            m.add(value[i] == own_value + sum(sums[1]))
-            m.add(old[i] == self.lin([prev.town[i]]) + sum(sums[2]))
-        return root, size, value, old, edges
+                    parts.append(v)
+                m.add(sums[which][i] == weights[which][i] + sum(parts))
+        size, value, old, extras = sums
+        return root, size, value, old, edges, extras
 
     def towns(self, t: int, step: Step, nxt: State) -> None:
         """Every tile-less component of ≥ 4 buildings and value ≥ threshold founds a
@@ -875,10 +926,10 @@ class _Builder:
             nxt.tiles_left = prev.tiles_left
             self.town_count.append(0)
             return
-        if not self.town6_possible():
+        if not self.several_towns_possible():
             self.anchored_towns(t, step, nxt, tiles)
             return
-        root, size, value, old, edges = self.components(t, nxt, prev)
+        root, size, value, old, edges, _ = self.components(t, nxt, prev)
         threshold = self.threshold(nxt)
         found: dict[int, Any] = {}
         qualified = []
@@ -1015,7 +1066,10 @@ class _Builder:
                   spades: Any) -> None:
         """Money and power: exchange the shortfall, pay, gain, collect."""
         m, k = self.m, step.kind
-        rebate = 0
+        rebate: Any = 0
+        if self.fid == "ifrit":
+            rebate = IFRIT_POWER_REBATE * self.lin(
+                [k[a] for a in (*POWER_ACTIONS, "pa-spade2x2")])
         power = sum(POWER_ACTIONS[a] * self.lin([k[a]]) for a in POWER_ACTIONS
                     if a != "pa-spade2") + POWER_ACTIONS["pa-spade2"] * self.lin(
             [k["pa-spade2"], k["pa-spade2x2"]])
@@ -1023,9 +1077,24 @@ class _Builder:
         power += INV_KONTOR_POWER * self.lin([k["inv-kontor"]]) - rebate
         short = m.new_int_var(-self.mmax - 100, 100, f"short_{t}")
         m.add(short == cost - prev.money)
-        m.add_max_equality(step.exchange, [short, 0])
-        m.add(prev.money + step.exchange - cost >= 0)
         spend = step.exchange + power
+        sources = self.gain_sources(step)
+        if sources:
+            # before a gain, more than the shortfall may pay: tokens moved to bowl I
+            # early are refilled by a gain that full bowls would lose
+            least = m.new_int_var(0, POWER_TOKENS, f"least_{t}")
+            m.add_max_equality(least, [short, 0])
+            more = self.bool(f"more_{t}")
+            m.add(step.exchange >= least)
+            m.add(step.exchange == least).only_enforce_if(~more)
+            self.clause(sources, [more])
+            if self.fid == "druiden":
+                step.triples = m.new_int_var(0, POWER_TOKENS // 3, f"triples_{t}")
+                spend = spend + DRUID_TRIPLE[0] * step.triples
+                m.add(step.triples == 0).only_enforce_if(~more)
+        else:
+            m.add_max_equality(step.exchange, [short, 0])
+        m.add(prev.money + step.exchange - cost >= 0)
         m.add(prev.bowls[2] - spend >= 0)
         after_spend = (prev.bowls[0] + spend, prev.bowls[1], prev.bowls[2] - spend)
         gain = 8 * self.lin([step.tiles.get("t8p6", False)])
@@ -1046,6 +1115,17 @@ class _Builder:
         m.add(money == prev.money + step.exchange - cost + income)
         nxt.money = money
 
+    def gain_sources(self, step: Step) -> list[Any]:
+        """Literals of the step's possible power gains for P: town tile ``t8p6``, Kobolde
+        spades and palace, the Druiden pass (left palace)."""
+        k = step.kind
+        out = [step.tiles.get("t8p6", False)]
+        if self.fid == "kobolde":
+            out += [k[d] for d in DIGS] + [k["upgrade-pl"]]
+        if self.druid_settlements():
+            out.append(k["pass"])
+        return [x for x in out if x is not False]
+
     def step_points(self, t: int, step: Step, prev: State, spades: Any) -> None:
         """VP during the step: round tile, shipping track, towns, palaces."""
         k = step.kind
@@ -1055,7 +1135,7 @@ class _Builder:
         towns = self.town_count[-1] if self.town_count else 0
         units = {"r-house2": houses, "r-kontor3": kontor_up, "r-palace5": palace_up,
                  "r-town5": towns, "r-ship2": step.ship_steps, "r-spade2": spades}
-        vp = step.ship_vp
+        vp = step.ship_vp + DRUID_TRIPLE[1] * step.triples
         if self.tile in units:
             vp = vp + ROUND_TILES[self.tile] * units[self.tile]
         vp = vp + sum(TOWN_TILES[x].vp * v for x, v in step.tiles.items())
@@ -1105,14 +1185,7 @@ class _Builder:
         if self.druid_settlements():
             root = self.components(self.T + 1, end, end)[0]
             settlements = self.lin([r for r in root if r is not False])
-            power = m.new_int_var(0, 2 * self.g.size, "druid_pass_power")
-            if end.left is True:
-                m.add(power == 2 * settlements)
-            elif end.left is False:
-                m.add(power == 0)
-            else:
-                m.add(power == 2 * settlements).only_enforce_if(end.left)
-                m.add(power == 0).only_enforce_if(~end.left)
+            power = self.when(end.left, 2 * settlements, 2 * self.g.size, "druid_pass_power")
             bowls = self.gain(bowls, power, "druid_pass")
         mine = mine + self.money_points(end.money, bowls[2], self.fid == "druiden", "me")
         size = self.area_group(end)
@@ -1140,7 +1213,7 @@ class _Builder:
         m.maximize(goal.expr)
         answer = [v for s in self.steps for v in (
             [x for x in s.kind.values() if x is not False]
-            + [x for d in (s.tr, s.dig, s.house, s.up_k, s.up_p, s.inv, s.bridge)
+            + [x for d in (s.tr, s.dig, s.house, s.up_k, s.up_p, s.inv, s.edge, s.bridge)
                for x in d.values() if x is not False]
             + list(s.tiles.values()))]
         return LastRound(self.p, m, goal, self.g, self.steps, self.states, value, theirs,
@@ -1163,14 +1236,39 @@ class _Builder:
         if self.fid == "feline" and end.right is not False:
             inland = self.lin([b for i, b in enumerate(end.built)
                                if self.g.nodes[i] not in self.p.board.river_adjacent])
-            feline = m.new_int_var(0, self.g.size, "feline_pass")
-            if end.right is True:
-                m.add(feline == inland)
-            else:
-                m.add(feline == inland).only_enforce_if(end.right)
-                m.add(feline == 0).only_enforce_if(~end.right)
-            vp = vp + feline
+            vp = vp + self.when(end.right, inland, self.g.size, "feline_pass")
+        if self.fid == "ifrit" and end.right is not False:
+            vp = vp + self.when(end.right, self.edge_settlements(end), self.g.size,
+                                "ifrit_pass")
         return vp
+
+    def when(self, flag: Any, expr: Any, top: int, name: str) -> Any:
+        """A variable equal to ``expr`` when ``flag`` holds, else 0."""
+        if flag is False:
+            return 0
+        v = self.m.new_int_var(0, top, name)
+        if flag is True:
+            self.m.add(v == expr)
+        else:
+            self.m.add(v == expr).only_enforce_if(flag)
+            self.m.add(v == 0).only_enforce_if(~flag)
+        return v
+
+    def edge_settlements(self, end: State) -> Any:
+        """Ifrit right palace: P's settlements ([D28]: components by hex side or bridge)
+        with at least one building on an edge hex ([D3])."""
+        edge = self.p.board.edge
+        on_edge = [self.lin([end.built[i]]) if c in edge else 0
+                   for i, c in enumerate(self.g.nodes)]
+        root, *_, extras = self.components(self.T + 1, end, end, on_edge)
+        out = []
+        for i, r in enumerate(root):
+            if r is not False and self.g.nodes[i] in edge:
+                out.append(r)
+            elif r is not False:
+                out.append(self.both(r, self.reify_ge(extras[i], 1, f"edgeset_{i}"),
+                                     f"edgeroot_{i}"))
+        return self.lin(out)
 
     def money_points(self, money: Any, three: Any, druid: bool, name: str) -> Any:
         """``(money + bowl III) // 3``; Druiden first turn triples into 2 VP each
@@ -1237,8 +1335,7 @@ class _Builder:
         for i, lit, bridge in self.events:
             cell = g.nodes[i]
             near = set(p.grid.neighbours[cell])
-            near |= {b if a == cell else a for pl in p.players for a, b in pl.bridges
-                     if cell in (a, b)}
+            near |= {b if a == cell else a for a, b in self.mine_bridges if cell in (a, b)}
             count = sum(1 for x in near if p.buildings[x] is not None
                         and p.buildings[x].owner == colour)
             gain = gain + count * lit
@@ -1286,7 +1383,9 @@ def _action(lr: LastRound, solver: cp_model.CpSolver, step: Step, kind: str) -> 
         return Action(kind, bridge=spot)
     if kind.startswith("upgrade"):
         cell = (cells(step.up_k) + cells(step.up_p))[0]
-        return Action("upgrade", cells=(cell,), piece=kind.split("-")[1])
+        edge = cells(step.edge)
+        return Action("upgrade", cells=(cell,), piece=kind.split("-")[1],
+                      edge=edge[0] if edge else None)
     if kind == "inv-kontor":
         return Action(kind, cells=tuple(cells(step.inv)))
     if kind in ("build", "lake-house"):
@@ -1305,10 +1404,10 @@ def read_line(lr: LastRound, solver: cp_model.CpSolver) -> list[Turn]:
         kind = next(k for k, v in step.kind.items() if v is not False and _on(solver, v))
         if kind == "idle":
             break
-        before = ()
+        triples = 0 if isinstance(step.triples, int) else solver.value(step.triples)
         exchange = solver.value(step.exchange)
-        if exchange:
-            before = (Exchange("$", exchange),)
+        before = (((Exchange("*", triples),) if triples else ())
+                  + ((Exchange("$", exchange),) if exchange else ()))
         tiles = [x for x, v in step.tiles.items() if _on(solver, v)]
         roots = [i for i, v in sorted(step.found.items()) if _on(solver, v)]
         if len(roots) == 1:

@@ -11,11 +11,13 @@ from solver.terra_nova_kosmos.position import Position
 from solver.terra_nova_kosmos.rules import (
     BRIDGES,
     HOUSES,
+    IFRIT_POWER_REBATE,
     KOBOLDE_PALACE_POWER,
     KOBOLDE_POWER_PER_SPADE,
     KONTORE,
     PA_MONEY,
     PALACES,
+    POWER_ACTIONS,
     ROUNDS,
     TOWN_TILES,
 )
@@ -25,7 +27,6 @@ MIN_SPEND = 3
 ``pa-money7``, the power-free specials and ``feen-spade`` (2, once: the free count)."""
 UNSUPPORTED_FACTIONS = {
     "seebaeren": "Seebären river links [D26] are not in the model",
-    "ifrit": "the Ifrit palaces (edge house, settlements on the edge) are not in the model",
 }
 
 
@@ -37,8 +38,6 @@ def unsupported(position: Position) -> str | None:
     others = [c for c in position.colours if c != me]
     if me in position.passed or any(c not in position.passed for c in others):
         return "in a last-round puzzle every player but the one to move has passed"
-    if position.rules.bridge_adjacency != "all":
-        return "the model takes bridge_adjacency = \"all\" only"
     faction = position.player(me).faction
     if faction in UNSUPPORTED_FACTIONS:
         return UNSUPPORTED_FACTIONS[faction]
@@ -110,6 +109,7 @@ def horizon(position: Position, candidates: int, non_home: int) -> int:
     (counted apart, once), ``inv-kontor`` 6. ``pa-money7`` nets +3 (4 power in,
     7 money out). What can ever be spent is money + bowl III + every power gain
     that can still reach bowl III + ``t6g5``'s 6 money + ``pa-money7``'s net 3.
+    Ifrit power actions cost 1 less: the least spend is 2, ``pa-money7`` nets 4.
 
     *Pieces.* Every such turn places a piece (houses: the tableau's plus one back
     per Kontor upgrade; Kontore: the tableau's plus one back per palace),
@@ -127,11 +127,12 @@ def horizon(position: Position, candidates: int, non_home: int) -> int:
                  if s not in {b for p in position.players for b in p.bridges}])
     bridges = min(BRIDGES - len(player.bridges), spots)
     money7 = int("pa-money7" not in position.power_actions_used)
+    rebate = IFRIT_POWER_REBATE if player.faction == "ifrit" else 0
     pieces = houses + kontore + palaces + non_home + ships + bridges + money7
     specials = once_specials(position)
     free = money7 + len(specials)
     units = player.money + player.power[2] + bowl_three_inflow(position, candidates)
-    units += 3 * money7
+    units += (PA_MONEY - POWER_ACTIONS["pa-money7"] + rebate) * money7
     if "t6g5" in player.town_tiles:
         units += TOWN_TILES["t6g5"].money
-    return 1 + min(pieces, free + units // MIN_SPEND)
+    return 1 + min(pieces, free + units // (MIN_SPEND - rebate))
