@@ -28,7 +28,7 @@ FILE = click.Path(dir_okay=False, path_type=Path)
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"],
                                  "max_content_width": 100})
-@click.argument("files", type=FILE, nargs=-1, required=True)
+@click.argument("files", type=click.Path(path_type=Path), nargs=-1, required=True)
 @click.option("--verify", is_flag=True,
               help="Check each file's [solution] (as `verify --json`) instead of solving it.")
 @click.option("--out", type=FILE, default=None,
@@ -74,7 +74,8 @@ def batch(files: tuple[Path, ...], verify: bool, out: Path | None, turns: int | 
                TimeElapsedColumn())
     interrupted = False
     with connect(scheduler, workers) as executor, \
-            Progress(*columns, console=err, transient=True) as bar:
+            Progress(*columns, console=err, transient=True,
+                     disable=not err.is_terminal) as bar:
         task = bar.add_task("verify" if verify else "solve", total=len(files))
         try:
             with closing(run_batch(files, verify, options, params, executor)) as results:

@@ -26,6 +26,8 @@ from solver.games import GAMES, all_kinds, check_options, game_of, get, require_
 from solver.protocol import Game
 
 FILE = click.Path(exists=False, dir_okay=False, path_type=Path)
+INPUT = click.Path(path_type=Path)
+"""A file to read: a missing file or a folder is the reader's one-line error (exit 2)."""
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 SEED = click.IntRange(SEED_MIN, SEED_MAX)
 """Seeds are 32-bit signed integers (CP-SAT's ``random_seed``), on every command."""
@@ -70,7 +72,7 @@ def _workers_option(help_text: str = "CP-SAT worker threads."):
 
 
 @main.command(context_settings=CONTEXT)
-@click.argument("file", type=FILE)
+@click.argument("file", type=INPUT)
 @user_errors
 def show(file: Path) -> None:
     """Draw the position in FILE in colour: board, pieces or elements, scores."""
@@ -78,7 +80,7 @@ def show(file: Path) -> None:
 
 
 @main.command(context_settings=CONTEXT)
-@click.argument("file", type=FILE)
+@click.argument("file", type=INPUT)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/json.md).")
 @click.option("--via-model", is_flag=True,
               help="Count by enumerating the CP-SAT turn model's solutions instead of the "
@@ -107,7 +109,7 @@ def perft(file: Path, as_json: bool, via_model: bool, time_limit: float | None,
 
 
 @main.command(context_settings=CONTEXT)
-@click.argument("files", type=FILE, nargs=-1, required=True)
+@click.argument("files", type=INPUT, nargs=-1, required=True)
 @click.option("--turns", type=click.IntRange(1), default=None,
               help="Terra Nova (both): turns to play (default: until the game ends).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed.")
@@ -137,7 +139,7 @@ def play(files: tuple[Path, ...], turns: int | None, seed: int, out: Path | None
 
 
 @main.command(context_settings=CONTEXT)
-@click.argument("file", type=FILE)
+@click.argument("file", type=INPUT)
 @click.option("--turns", type=click.IntRange(1), default=None,
               help="Terra Nova: solve a closing puzzle over N turns "
                    "(default: the file's [puzzle], else best-turn).")
@@ -157,16 +159,17 @@ def solve(file: Path, turns: int | None, draws: int | None, time_limit: float | 
 
     Terra Nova: best-turn (one turn, most points, then fewest points to others)
     or closing (N turns in a row while the others stand still). Rift Valley:
-    the highest score the player can reach with the draw budget. The answer is
-    replayed through the reference engine before it is printed. --time-limit
+    the highest score the player can reach with the draw budget. Terra Nova
+    (KOSMOS): the puzzle its [puzzle] names (docs/terra-nova-kosmos.md). The
+    answer is replayed through the reference engine before it is printed. --time-limit
     counts from the start of the command and covers building the model (a model
     not built in time: one line, exit 2).
 
     \b
     Exit status: 0 answer printed (proven optimal or not); 1 the engine
     disagrees with the solver; 2 bad input (or a model not built within
-    --time-limit); 3 no answer found within
-    --time-limit; 130 interrupted (Ctrl-C) before any answer was found.
+    --time-limit); 3 no answer found within --time-limit; 130 interrupted
+    (Ctrl-C) before any answer was found.
     """
     from solver.cpsat import SolveParams
     params = SolveParams(time_limit=time_limit, workers=workers, seed=seed).started(cli.STARTED)
@@ -177,7 +180,7 @@ def solve(file: Path, turns: int | None, draws: int | None, time_limit: float | 
 
 
 @main.command(context_settings=CONTEXT)
-@click.argument("file", type=FILE)
+@click.argument("file", type=INPUT)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/json.md).")
 @click.option("--stops-block-all-colours", is_flag=True,
               help="Rift Valley rule option: stops of any two colours may not touch.")
@@ -252,7 +255,7 @@ def generate(game: str, count: int, seed: int, out_dir: Path, kind: str | None,
 @main.command(context_settings=CONTEXT)
 @click.option("--suite", "suite_name", type=click.Choice(["quick", "full", "budgets", "depth"]),
               default="quick", show_default=True, help="Suite in benchmarks/suites/.")
-@click.option("--suite-file", type=FILE, default=None, help="Run this suite file instead.")
+@click.option("--suite-file", type=INPUT, default=None, help="Run this suite file instead.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
 @click.option("--plot", type=FILE, default=None, help="Write a PNG plot here.")
 @click.option("--save", type=FILE, default=None, help="Also write the JSON to this file.")

@@ -19,7 +19,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
 @click.command(context_settings=CONTEXT)
-@click.argument("file", type=FILE)
+@click.argument("file", type=click.Path(path_type=Path))
 @click.option("--out", type=FILE, required=True,
               help="Picture to write: .svg, .png or .pdf (the name picks the format).")
 @click.option("--solution", is_flag=True,
@@ -65,7 +65,7 @@ def sheet(sources: tuple[Path, ...], out: Path) -> None:
     from solver.sheet import write_sheet
 
     with Progress(TextColumn("drawing"), BarColumn(), MofNCompleteColumn(), console=err,
-                  transient=True) as bar:
+                  transient=True, disable=not err.is_terminal) as bar:
         task = bar.add_task("pages", total=None)
 
         def progress(done: int, total: int) -> None:

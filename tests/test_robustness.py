@@ -525,3 +525,32 @@ def test_rift_valley_answer_without_bound_says_no_bound(tmp_path):
     assert result.exit_code == 0, result.output
     text = " ".join(result.stdout.split())
     assert "not proven optimal" in text and "bound None" not in text
+
+
+# ------------------------------------------------------- 9. folders, output order
+
+@pytest.mark.parametrize("command", ["show", "solve", "verify", "perft", "play", "render",
+                                     "batch"])
+def test_a_folder_given_as_file_is_one_line_exit_2(tmp_path, command):
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    extra = ["--out", tmp_path / "x.svg"] if command == "render" else []
+    result = run(command, folder, *extra)
+    message = f"{folder}: is a directory, not a position file"
+    assert result.exit_code == 2
+    if command == "batch":  # the folder's error line, then the summary
+        assert json.loads(result.stdout)["error"] == message
+    else:
+        assert result.stderr == f"error: {message}\n"
+        assert result.stdout == ""
+
+
+@pytest.mark.parametrize("source", [
+    "terra-nova-kosmos/puzzles/last-round-demo.toml", "terra-nova/puzzles/closing-demo.toml",
+    "rift-valley/midgame-savanna.toml"])
+def test_show_of_a_bad_file_prints_only_the_error(tmp_path, source):
+    bad = tmp_path / "bad.toml"
+    bad.write_text((POSITIONS / source).read_text() + "oops = = 3\n")
+    result = run("show", bad)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "malformed TOML" in result.stderr

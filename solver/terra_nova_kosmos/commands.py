@@ -47,15 +47,16 @@ def load(file: Path) -> Position:
 
 def show(file: Path, screen: Screen) -> int:
     """Draw the position (or bare board) in ``file``, with its puzzle and solution if any."""
-    screen.print(f"[bold]{file}[/]")
     if is_board_file(file):
         board, landscape = read_board(file)
+        screen.print(f"[bold]{file}[/]")
         screen.print(render_board(board, landscape))
         screen.print(f"{board.grid.size} hexes, {len(board.river)} river, "
                      f"{len(board.bridge_spots)} bridge spots, "
                      f"{len(board.neutral_marks)} neutral marks")
         return 0
     position = load(file)
+    screen.print(f"[bold]{file}[/]")
     screen.print(render_position(position))
     if position.puzzle is not None:
         objective = (f" ({position.puzzle.objective})" if position.puzzle.objective
