@@ -16,7 +16,7 @@ from solver.bench.runner import disagreement_text, disagreements, report, run_su
 from solver.bench.suite import load_suite, suite_file
 from solver.bench.table import cases_table, markdown_summary, replace_block, summary_table
 from solver.cpsat import SolveParams
-from solver.errors import EXIT_DISAGREE
+from solver.errors import EXIT_DISAGREE, InputError
 from solver.executor import connect
 from solver.tomlfile import atomic_write_text, read_text
 
@@ -40,7 +40,8 @@ def run(suite_name: str, suite_path: Path | None, as_json: bool, plot: Path | No
     cap = suite.cap if cap is None else cap
     with connect(scheduler) as executor, \
             Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                     TextColumn("{task.fields[case]}"), TimeElapsedColumn(), console=err) as bar:
+                     TextColumn("{task.fields[case]}"), TimeElapsedColumn(), console=err,
+                     disable=not err.is_terminal) as bar:
         task = bar.add_task(f"bench {suite.name}", total=len(suite.cases), case="")
         if scheduler is None:
             bar.update(task, case=suite.cases[0].name)
@@ -53,7 +54,10 @@ def run(suite_name: str, suite_path: Path | None, as_json: bool, plot: Path | No
             else:
                 bar.update(task, case=f"{case.name} done")
 
-        records = run_suite(suite, params, cap, on_record=done, executor=executor)
+        try:
+            records = run_suite(suite, params, cap, on_record=done, executor=executor)
+        except InputError as exc:
+            raise exc.located(path=suite.path) from None
     note_ran_on(executor, scheduler)
     result = report(suite, records, params, cap, ran_on=executor.description)
     if save is not None:

@@ -13,8 +13,8 @@ from cli.main import main
 from solver.bench.plot import cpsat_style, plot_horizons
 from solver.bench.runner import run_case, summary
 from solver.bench.suite import load_suite, suite_file
-from solver.cpsat import SolveParams
 from solver.bench.table import markdown_summary, replace_block
+from solver.cpsat import SolveParams
 from solver.errors import BuildTimeout, InputError
 from solver.games import GAMES
 from solver.paths import REPO_ROOT
@@ -95,6 +95,19 @@ def test_bad_suite_is_one_line_error(tmp_path):
     result = CliRunner().invoke(main, ["bench", "--suite-file", str(bad)])
     assert result.exit_code == 2
     assert "unknown game" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("case, message", [
+    ('position = "nosuch.toml"', "line 5 (key 'position'): case 1: no position file 'nosuch.toml'"),
+    ("recipe = { rows = 3, cols = 4, frob = 1 }", "case 'x': unknown recipe key 'frob'")])
+def test_a_bad_case_names_the_suite_file_and_the_case(tmp_path, case, message):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(f'[[case]]\nname = "x"\ngame = "terra-nova-kosmos"\nkind = "last-round"\n'
+                   f"{case}\n")
+    result = CliRunner().invoke(main, ["bench", "--suite-file", str(bad)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {bad}: {message}")
+    assert result.stderr.count("\n") == 1
 
 
 def test_disagreement_with_the_exhaustive_search_exits_1_after_the_report(monkeypatch, tmp_path):

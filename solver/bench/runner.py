@@ -30,7 +30,7 @@ from typing import Any
 
 from solver.bench.suite import Suite
 from solver.cpsat import SolveParams
-from solver.errors import BuildTimeout, NoAnswer
+from solver.errors import BuildTimeout, InputError, NoAnswer
 from solver.executor import Done, Executor, LocalExecutor, in_order
 from solver.games import GAMES
 from solver.paths import REPO_ROOT
@@ -72,7 +72,10 @@ class Record:
 def run_case(case: Case, params: SolveParams, cap: float, root: Path = REPO_ROOT) -> Record:
     """Time ``case``: CP-SAT ``case.repeat`` times, then the exhaustive search once (capped)."""
     game = GAMES[case.game]
-    position = game.bench_load(case, root)
+    try:
+        position = game.bench_load(case, root)
+    except InputError as exc:  # a recipe the game refuses: name the case
+        raise exc.located(place=f"case {case.name!r}") from None
     cells, players = game.bench_size(position)
     runs = []
     solved: Solved | None = None

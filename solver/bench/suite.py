@@ -111,6 +111,10 @@ def _case(table: dict[str, Any], number: int, root: Path, text: str, path: Path)
     position = None
     if "position" in table:
         position = root / require_type(table["position"], str, "position", text=text, path=path)
+        if not position.is_file():
+            raise InputError(f"{where}: no position file {table['position']!r} (positions are "
+                             f"relative to the repository)", path=path,
+                             place=place_of(text, "position"))
     recipe = table.get("recipe")
     if recipe is not None:
         require_type(recipe, dict, "recipe", text=text, path=path)
