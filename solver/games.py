@@ -75,4 +75,5 @@ def check_options(game: Game, command: str, given: dict[str, Any], path: Path | 
         option = "--" + name.replace("_", "-")
         if not owners:
             raise InputError(f"{option} does not apply to {game.short}", path=path)
-        raise InputError(f"{option} is for {' or '.join(owners)} files", path=path)
+        raise InputError(f"{option} is for {' or '.join(owners)} files, not {game.short}",
+                         path=path)
