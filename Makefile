@@ -16,11 +16,12 @@ run: $(STAMP)
 	$(BIN)/boardsat show positions/terra-nova/puzzles/closing-demo.toml
 	$(BIN)/boardsat solve positions/terra-nova/puzzles/closing-demo.toml
 
+# One pytest process per core (pytest-xdist); tests that share module state run on one.
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadgroup
 
 sweep: $(STAMP)
-	$(BIN)/python -m pytest -m sweep
+	$(BIN)/python -m pytest -m sweep -n auto --dist loadgroup
 
 # 20,000 fuzz cases (10,000 per test, fresh randomness); make test runs 2,000 fixed ones.
 fuzz: $(STAMP)
