@@ -173,7 +173,9 @@ def test_cli_verify_ok_and_not_ok(tmp_path: Path):
 
 
 def test_cli_perft_via_model_equals_engine_perft():
-    path = Path(__file__).parent.parent / "positions/terra-nova/puzzles/best-turn-majority.toml"
+    # the CLI's wiring (test_tn_model_random cross-checks 32 positions): the bundled
+    # position with the fewest turns to enumerate (909)
+    path = Path(__file__).parent.parent / "positions/terra-nova/puzzles/best-turn-two-regions.toml"
     via_model = json.loads(run("perft", str(path), "--via-model", "--json").stdout)
     via_engine = json.loads(run("perft", str(path), "--json").stdout)
     assert (via_model["turns"], via_model["positions"]) == (
