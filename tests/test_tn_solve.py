@@ -15,9 +15,11 @@ from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.fileformat import parse_position, read_position
 from solver.terra_nova.notation import Move, Stone, parse_line
 from solver.terra_nova.solve import (
+    LARGE_BOARD_CELLS,
     MIN_TURNS_DEFAULT_CAP,
     perft_via_model,
     puzzle_of,
+    settings,
     solve_puzzle,
     verify_solution,
 )
@@ -190,3 +192,13 @@ def test_cli_unreachable_target_exits_2(tmp_path: Path):
     result = run("solve", str(path))
     assert result.exit_code == 2
     assert "mt.toml" in result.stderr and "cannot be reached" in result.stderr
+
+
+def test_closing_lp_follows_workers_and_board_size():
+    """Several workers: the level-1 and level-2 LP searches side by side; one worker:
+    level 2 on full-size boards only (EXPERIMENTS.md, Terra Nova #12)."""
+    two = settings("max-points", cells=42, workers=2)
+    assert two["subsolvers"] == ["default_lp", "max_lp"] and two["num_full_subsolvers"] == 2
+    assert settings("max-points", cells=LARGE_BOARD_CELLS, workers=1)["linearization_level"] == 2
+    assert "linearization_level" not in settings("max-points", cells=42, workers=1)
+    assert "subsolvers" not in settings("best-turn", cells=172, workers=2)

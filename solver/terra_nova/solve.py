@@ -92,11 +92,31 @@ def puzzle_of(position: Position, turns: int | None) -> tuple[str, int, int | No
     return "max-points", puzzle.turns or 1, None
 
 
-def settings(kind: str = "max-points") -> dict[str, int]:
-    """The CP-SAT parameters Terra Nova models solve with (``SolveParams.settings``)."""
-    chosen = {"cp_model_probing_level": PROBING_LEVEL}
+CLOSING_PORTFOLIO = ("default_lp", "max_lp")
+"""Max-points closings with several workers run CP-SAT's level-1 and level-2 LP
+searches side by side: level 1 alone never proved a full-board 2-turn closing
+(its LP leaves out the Boolean links "a region scores only when closed, closed
+only when its boundary is stones" and keeps a bound near 500 points), level 2
+proves most of them, and on small boards level 1 is the faster of the two
+(benchmarks/EXPERIMENTS.md, Terra Nova #7, #11, #12)."""
+
+LARGE_BOARD_CELLS = 100
+"""With one worker a max-points closing on a board of at least this many cells uses
+``linearization_level`` 2, a smaller board level 1 (measured: 42 cells, level 1
+3.7x faster; 172 cells, only level 2 proves; EXPERIMENTS.md, Terra Nova #12)."""
+
+
+def settings(kind: str | None = None, *, cells: int = 0, workers: int = 1) -> dict[str, Any]:
+    """The CP-SAT parameters Terra Nova models solve with (``SolveParams.settings``);
+    ``cells`` and ``workers`` choose the LP of max-points closings."""
+    chosen: dict[str, Any] = {"cp_model_probing_level": PROBING_LEVEL}
     if kind == "best-turn":
         chosen["linearization_level"] = BEST_TURN_LINEARIZATION_LEVEL
+    elif kind == "max-points" and workers > 1:
+        chosen["subsolvers"] = list(CLOSING_PORTFOLIO)
+        chosen["num_full_subsolvers"] = len(CLOSING_PORTFOLIO)
+    elif kind == "max-points" and cells >= LARGE_BOARD_CELLS:
+        chosen["linearization_level"] = 2
     return chosen
 
 
@@ -161,7 +181,8 @@ def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
         _note(progress, f"best found: {own} points (bound {top}) after {wall:.1f}s")
 
     _note(progress, f"solving ({len(tm.candidates)} candidate regions)")
-    solver, result = solve(tm.model, params.with_settings(**settings(kind)), progress=report)
+    chosen = settings(kind, cells=position.grid.size, workers=params.workers)
+    solver, result = solve(tm.model, params.with_settings(**chosen), progress=report)
     if not result.feasible:
         if result.status == "infeasible":
             return _forced_pass(position, kind, horizon, start, build, result)
