@@ -255,7 +255,8 @@ def generate(game: str, count: int, seed: int, out_dir: Path, kind: str | None,
 @main.command(context_settings=CONTEXT)
 @click.option("--suite", "suite_name", type=click.Choice(["quick", "full", "budgets", "depth"]),
               default="quick", show_default=True, help="Suite in benchmarks/suites/.")
-@click.option("--suite-file", type=INPUT, metavar="FILE", default=None, help="Run this suite file instead.")
+@click.option("--suite-file", type=INPUT, metavar="FILE", default=None,
+              help="Run this suite file instead.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
 @click.option("--plot", type=FILE, default=None, help="Write a PNG plot here.")
 @click.option("--save", type=FILE, default=None, help="Also write the JSON to this file.")
