@@ -45,7 +45,7 @@ def main() -> None:
     """Solve board-game puzzle positions with proven-optimal answers.
 
     Games: Terra Nova (Winning Moves 2006), Rift Valley Reserve and Terra Nova
-    (KOSMOS 2022: the last-round puzzle). Positions are TOML files
+    (KOSMOS 2022: the last-round and best-round puzzles). Positions are TOML files
     (see docs/formats.md); the game is read from the file's `game` key.
     Every answer the CP-SAT solver finds is replayed through an independent
     reference rules engine before it is printed.

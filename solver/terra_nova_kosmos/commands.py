@@ -128,14 +128,14 @@ def play(file: Path, turns: int | None, seed: int, out: Path | None, screen: Scr
     return 0
 
 
-def _kind(position: Position) -> str:
+def kind_of(position: Position) -> str:
     """The position's puzzle kind (``last-round`` without a ``[puzzle]`` table)."""
     return position.puzzle.kind if position.puzzle is not None else "last-round"
 
 
-def _evaluate(position: Position, line: list) -> Any:
+def evaluate_line(position: Position, line: list) -> Any:
     """The engine's result of ``line`` for the position's puzzle kind."""
-    if _kind(position) == "best-round":
+    if kind_of(position) == "best-round":
         return bestround.evaluate(position, line)
     return evaluate(position, line)
 
@@ -153,7 +153,7 @@ def verify(file: Path, as_json: bool, screen: Screen) -> int:
     except InputError as exc:
         raise InputError(exc.message, path=file, place=f"[solution] line, {exc.place}") from None
     try:
-        result = _evaluate(position, line)
+        result = evaluate_line(position, line)
         ok = result.value == solution.value
         message = "" if ok else (f"the line is worth {result.value}, "
                                  f"the file says {solution.value}")
@@ -163,13 +163,13 @@ def verify(file: Path, as_json: bool, screen: Screen) -> int:
         result, ok, message = None, False, f"{exc.place}: {exc.message}"
     if as_json:
         screen.json({"game": "terra-nova-kosmos", "ok": ok, "message": message,
-                     "kind": _kind(position)}
+                     "kind": kind_of(position)}
                     | ({"value": None, "turns": None} if result is None
                        else {"value": result.value, "turns": result.turns})
                     | _details(position, result))
     elif ok:
         screen.print(f"[bold green]ok[/]: the line is legal and worth {result.value} "
-                     f"({_said(result)}, {result.turns} turns)")
+                     f"({said(result)}, {result.turns} turns)")
     else:
         screen.print(f"[bold red]not ok[/]: {message}")
     return 0 if ok else 1
@@ -177,14 +177,14 @@ def verify(file: Path, as_json: bool, screen: Screen) -> int:
 
 def _details(position: Position, result: Any) -> dict[str, Any]:
     """The puzzle kind's own fields of a result for ``--json`` (None: null figures)."""
-    if _kind(position) == "best-round":
+    if kind_of(position) == "best-round":
         return {"objective": bestround.objective_of(position)} | {
             name: None if result is None else getattr(result, name)
             for name in ("points", "leftover", "given")}
     return {"others": None if result is None else result.others}
 
 
-def _said(result: Any) -> str:
+def said(result: Any) -> str:
     """A result's tie-break figures in words."""
     if isinstance(result, bestround.Result):
         return (f"{result.objective}: {result.points} VP, {result.leftover} money + "
@@ -193,28 +193,30 @@ def _said(result: Any) -> str:
 
 
 def solve(file: Path, params: SolveParams, as_json: bool, screen: Screen) -> int:
-    """Solve the last-round puzzle in ``file`` with CP-SAT (the engine replays the line):
-    print the line, its value and whether it is proven optimal."""
-    from solver.terra_nova_kosmos.solve import solve_last_round
+    """Solve the last-round or best-round puzzle in ``file`` with CP-SAT (the engine
+    replays the line): print the line, its value and whether it is proven optimal."""
+    from solver.terra_nova_kosmos import solve as bridge
     position = load(file)
-    if _kind(position) == "best-round":
-        raise PuzzleError("solve does not take best-round puzzles yet (the CP-SAT model "
-                          "is not built); verify checks a [solution]", path=file)
+    best = kind_of(position) == "best-round"
+    run = bridge.solve_best_round if best else bridge.solve_last_round
     try:
         with screen.status("solving…") as status:
-            answer = solve_last_round(position, params, progress=lambda text: status.update(
+            answer = run(position, params, progress=lambda text: status.update(
                 f"solving: {text}"))
     except PuzzleError as exc:
         raise exc.located(path=file) from None
     result = answer.result
     if as_json:
-        screen.json({"game": "terra-nova-kosmos", "kind": "last-round", "value": result.value,
-                     "others": result.others, "turns": result.turns,
-                     "optimal": answer.optimal, "bound": answer.bound,
-                     "line": answer.line_text(position), "final": result.final,
-                     "wall_s": round(answer.wall_s, 4),
-                     "stats": dict(answer.stats, build_s=round(answer.build_s, 4),
-                                   status=answer.status, horizon=answer.horizon)})
+        screen.json({"game": "terra-nova-kosmos", "kind": kind_of(position),
+                     "value": result.value}
+                    | ({} if best else {"others": result.others})
+                    | (_details(position, result) if best else {})
+                    | {"turns": result.turns, "optimal": answer.optimal,
+                       "bound": answer.bound, "line": answer.line_text(position)}
+                    | ({} if best else {"final": result.final})
+                    | {"wall_s": round(answer.wall_s, 4),
+                       "stats": dict(answer.stats, build_s=round(answer.build_s, 4),
+                                     status=answer.status, horizon=answer.horizon)})
         return 0
     screen.print(render_position(position))
     for number, text in enumerate(answer.line_text(position), start=1):
@@ -222,7 +224,8 @@ def solve(file: Path, params: SolveParams, as_json: bool, screen: Screen) -> int
     proof = ("[bold green]optimal[/]" if answer.optimal
              else "[bold yellow]not proven optimal (best found; bound "
              f"{'unknown' if answer.bound is None else answer.bound})[/]")
-    screen.print(f"{position.to_move} gains {result.value} (others {result.others}, "
-                 f"{result.turns} turns): {proof}, replayed by the engine; "
+    gain = (f"{position.to_move} scores {result.value} ({said(result)}, "
+            if best else f"{position.to_move} gains {result.value} (others {result.others}, ")
+    screen.print(f"{gain}{result.turns} turns): {proof}, replayed by the engine; "
                  f"{answer.wall_s:.2f}s")
     return 0

@@ -36,7 +36,7 @@ SHAPES = {"house": ("house", 0.9), "kontor": ("square", 1.0), "palace": ("disc",
 
 
 def picture(path: Path, solution: bool) -> Scene:
-    """The map or position in ``path``; with ``solution`` the last-round answer on it."""
+    """The map or position in ``path``; with ``solution`` the puzzle's answer on it."""
     if is_board_file(path):
         if solution:
             raise InputError("a map file poses no puzzle: there is no answer to draw", path=path)
@@ -59,15 +59,19 @@ def question(position: Position) -> str:
     who = position.to_move.capitalize()
     if position.puzzle is not None and position.puzzle.kind == "last-round":
         return f"{who}, last round: highest final score"
+    if position.puzzle is not None and position.puzzle.kind == "best-round":
+        aim = ("most VP" if position.puzzle.objective == "max-points"
+               else "most 3 × VP + money + power")
+        return f"{who}, round {position.round}: {aim} before passing"
     return f"{who} to move (round {position.round})"
 
 
 def answer_scene(position: Position, line: list[Turn]) -> Scene:
     """The map after ``line``: every turn's number on the hexes it changed."""
+    from solver.terra_nova_kosmos.commands import evaluate_line, kind_of, said
     from solver.terra_nova_kosmos.engine.actions import apply_turn
-    from solver.terra_nova_kosmos.engine.lastround import evaluate
 
-    result = evaluate(position, line)
+    result = evaluate_line(position, line)
     current = position
     changed: list[tuple[int, ...]] = []
     for turn in line:
@@ -86,9 +90,11 @@ def answer_scene(position: Position, line: list[Turn]) -> Scene:
         scene.badges += [Badge((cell,), number) for cell in cells]
     grid = position.grid
     turns = "   ".join(f"{i}. {format_turn(t, grid)}" for i, t in enumerate(line, start=1))
-    scene.answer = [f"Answer: {turns}",
-                    f"{position.to_move} gains {result.value} points to the final scoring "
-                    f"(others {result.others})",
+    worth = (f"{position.to_move} scores {result.value} ({said(result)})"
+             if kind_of(position) == "best-round" else
+             f"{position.to_move} gains {result.value} points to the final scoring "
+             f"(others {result.others})")
+    scene.answer = [f"Answer: {turns}", worth,
                     "the map after the line; numbers: the turn that changed the hex"]
     return scene
 
@@ -96,18 +102,20 @@ def answer_scene(position: Position, line: list[Turn]) -> Scene:
 def _answer(position: Position, path: Path) -> list[Turn]:
     """The file's [solution] (replayed by the engine: legal, worth its value), else the
     solver's answer."""
-    if position.solution is None:
-        from solver.terra_nova_kosmos.solve import solve_last_round
+    from solver.terra_nova_kosmos.commands import evaluate_line, kind_of
 
+    if position.solution is None:
+        from solver.terra_nova_kosmos import solve
+
+        run = (solve.solve_best_round if kind_of(position) == "best-round"
+               else solve.solve_last_round)
         try:
-            return solve_last_round(position).line
+            return run(position).line
         except InputError as exc:
             raise exc.located(path=path) from None
-    from solver.terra_nova_kosmos.engine.lastround import evaluate
-
     try:
         line = parse_line(position.solution.line, position.grid)
-        result = evaluate(position, line)
+        result = evaluate_line(position, line)
     except InputError as exc:
         raise InputError(f"the [solution] does not hold: {exc}", path=path) from None
     position.solution.check_value(result.value, path)

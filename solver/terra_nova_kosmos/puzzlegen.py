@@ -32,12 +32,20 @@ from solver.terra_nova_kosmos.model.last_round import (
 )
 from solver.terra_nova_kosmos.notation import Turn, format_turn
 from solver.terra_nova_kosmos.position import Position, Puzzle, Solution
-from solver.terra_nova_kosmos.rules import COLOUR_LETTER, HOME, LANDSCAPE_LETTER, ROUNDS
+from solver.terra_nova_kosmos.rules import (
+    COLOUR_LETTER,
+    HOME,
+    LANDSCAPE_LETTER,
+    ROUND_TILES,
+    ROUNDS,
+)
 from solver.terra_nova_kosmos.solve import replayed
 
 MODEL_FACTIONS = ("flaschengeister", "golems", "kobolde", "feen", "wuestentoechter",
                   "ifrit", "erfinderinnen", "druiden", "feline")
 """Factions the model takes as the player to move (not Seebären)."""
+BEST_ROUND_FACTIONS = tuple(f for f in MODEL_FACTIONS if f != "druiden")
+"""Factions the best-round model takes (not the Druiden either)."""
 COLOUR_OF = {"flaschengeister": "blue", "golems": "red", "kobolde": "black", "feen": "green",
              "wuestentoechter": "yellow", "seebaeren": "blue", "ifrit": "red",
              "erfinderinnen": "black", "druiden": "green", "feline": "yellow"}
@@ -96,12 +104,14 @@ def _spots(position: Position) -> list[str]:
 
 
 def random_last_round(rng: random.Random, rows: int = 3, cols: int = 4,
-                      money: int = 7, buildings: int = 4) -> Position:
-    """A seeded last-round position on a random ``rows`` × ``cols`` map with two players
-    that the engine's ``validate`` accepts (candidates it refuses are drawn again)."""
+                      money: int = 7, buildings: int = 4,
+                      factions: tuple[str, ...] = MODEL_FACTIONS) -> Position:
+    """A seeded last-round position on a random ``rows`` × ``cols`` map with two players,
+    P one of ``factions``, that the engine's ``validate`` accepts (candidates it refuses
+    are drawn again)."""
     while True:
         try:
-            position = _candidate(rng, rows, cols, money, buildings)
+            position = _candidate(rng, rows, cols, money, buildings, factions)
             validate(position)
             return position
         except InputError:
@@ -109,12 +119,17 @@ def random_last_round(rng: random.Random, rows: int = 3, cols: int = 4,
 
 
 def random_best_round(rng: random.Random, objective: str = "max-points", rows: int = 3,
-                      cols: int = 4, money: int = 7, buildings: int = 4) -> Position:
+                      cols: int = 4, money: int = 7, buildings: int = 4,
+                      factions: tuple[str, ...] = MODEL_FACTIONS) -> Position:
     """A seeded best-round position (round 1–4, ``objective``): a random last-round
-    position moved to an earlier round, that the engine's ``validate`` accepts."""
+    position moved to an earlier round whose tile is drawn again, that the engine's
+    ``validate`` accepts."""
     while True:
-        position = random_last_round(rng, rows, cols, money, buildings)
-        position = position.replace(round=rng.randint(1, ROUNDS - 1),
+        position = random_last_round(rng, rows, cols, money, buildings, factions)
+        number = rng.randint(1, ROUNDS - 1)
+        tiles = list(position.round_tiles)
+        tiles[number - 1] = rng.choice(sorted(ROUND_TILES))
+        position = position.replace(round=number, round_tiles=tuple(tiles),
                                     puzzle=Puzzle("best-round", objective))
         try:
             validate(position)
@@ -123,9 +138,9 @@ def random_best_round(rng: random.Random, objective: str = "max-points", rows: i
             continue
 
 
-def _candidate(rng: random.Random, rows: int, cols: int, money: int, buildings: int
-               ) -> Position:
-    mine = rng.choice(MODEL_FACTIONS)
+def _candidate(rng: random.Random, rows: int, cols: int, money: int, buildings: int,
+               factions: tuple[str, ...]) -> Position:
+    mine = rng.choice(factions)
     theirs = rng.choice([f for f in COLOUR_OF if COLOUR_OF[f] != COLOUR_OF[mine]])
     me, other = COLOUR_OF[mine], COLOUR_OF[theirs]
     cells = [(r, c) for r in range(rows) for c in range(cols)]

@@ -1,4 +1,4 @@
-"""Solving the Terra Nova (KOSMOS) last-round puzzle with the CP-SAT model.
+"""Solving the Terra Nova (KOSMOS) last-round and best-round puzzles with CP-SAT.
 
 :func:`solve_last_round` builds :mod:`~solver.terra_nova_kosmos.model.last_round`,
 solves it, reads the line back as turns and replays it through the reference
@@ -6,6 +6,9 @@ engine (:func:`~solver.terra_nova_kosmos.engine.lastround.evaluate`). An
 illegal turn, or a value, others' total or turn count other than the model's,
 raises :class:`~solver.errors.EngineDisagreement`. A time limit gives the best
 line found, marked not proven optimal, with the model's bound on the value.
+:func:`solve_best_round` does the same for the best-round model
+(:mod:`~solver.terra_nova_kosmos.model.best_round`, replayed by
+:func:`~solver.terra_nova_kosmos.engine.bestround.evaluate`).
 """
 
 from __future__ import annotations
@@ -16,10 +19,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solver.cpsat import SolveParams, solve
+from solver.cpsat.objectives import Lexicographic
 from solver.errors import EngineDisagreement, PuzzleError
+from solver.terra_nova_kosmos.engine import bestround
 from solver.terra_nova_kosmos.engine.actions import IllegalTurn
 from solver.terra_nova_kosmos.engine.lastround import Result, check_puzzle, evaluate
 from solver.terra_nova_kosmos.engine.validate import validate
+from solver.terra_nova_kosmos.model.best_round import (
+    BestRound,
+    build_best_round,
+    read_best_line,
+)
 from solver.terra_nova_kosmos.model.last_round import (
     Predicted,
     Unsupported,
@@ -44,11 +54,11 @@ Progress = Callable[[str], None]
 
 @dataclass
 class Answer:
-    """A solved last-round puzzle: the line, what the engine says it is worth, and how
-    sure the model is."""
+    """A solved last-round or best-round puzzle: the line, what the engine says it is
+    worth, and how sure the model is."""
 
     line: list[Turn]
-    result: Result
+    result: Result | bestround.Result
     optimal: bool
     status: str
     bound: int | None
@@ -59,8 +69,8 @@ class Answer:
     stats: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def key(self) -> tuple[int, int, int]:
-        """As the exhaustive search orders results: value, −others, −turns."""
+    def key(self) -> tuple[int, ...]:
+        """As the exhaustive search orders results (the objective with its tie-breaks)."""
         return self.result.key
 
     def line_text(self, position: Position) -> list[str]:
@@ -92,6 +102,21 @@ def replayed(position: Position, line: list[Turn], claim: Predicted, optimal: bo
     return replay
 
 
+def _run(model: Any, objective: Lexicographic, params: SolveParams,
+         progress: Progress | None) -> tuple[Any, Any]:
+    """Solve a KOSMOS model with :func:`settings`, reporting the objective's first goal;
+    EngineDisagreement when it has no line (passing at once is always legal)."""
+    def report(obj: float, best: float, wall: float) -> None:
+        if progress:
+            progress(f"best found: value {objective.leading(obj)} "
+                     f"(bound {objective.leading(best)}) after {wall:.1f}s")
+
+    solver, result = solve(model, params.with_settings(**settings()), progress=report)
+    if result.status == "infeasible":
+        raise EngineDisagreement("the model has no line, yet passing at once is legal")
+    return solver, result
+
+
 def solve_last_round(position: Position, params: SolveParams | None = None, *,
                      progress: Progress | None = None) -> Answer:
     """Solve the position's last-round puzzle; the engine replays the answer.
@@ -109,15 +134,7 @@ def solve_last_round(position: Position, params: SolveParams | None = None, *,
         raise PuzzleError(f"the CP-SAT model does not cover this position: {exc}") from None
     hint_passing_at_once(lr)
     build = time.perf_counter() - start
-
-    def report(obj: float, best: float, wall: float) -> None:
-        if progress:
-            progress(f"best found: value {lr.objective.leading(obj)} "
-                     f"(bound {lr.objective.leading(best)}) after {wall:.1f}s")
-
-    solver, result = solve(lr.model, params.with_settings(**settings()), progress=report)
-    if result.status == "infeasible":
-        raise EngineDisagreement("the model has no line, yet passing at once is legal")
+    solver, result = _run(lr.model, lr.objective, params, progress)
     if not result.feasible:
         # nothing found in time: the line that passes at once, not proven
         line = [Turn(Action("pass", tile=lr.pass_tile))]
@@ -132,3 +149,69 @@ def solve_last_round(position: Position, params: SolveParams | None = None, *,
     return Answer(line, replay, optimal, result.status, max(bound, replay.value),
                   len(lr.steps), time.perf_counter() - start, build,
                   dict(result.stats, nodes=lr.geometry.size))
+
+
+def best_claim(br: BestRound, solver: Any) -> bestround.Result:
+    """What the model says its solution is worth."""
+    return bestround.Result(br.goal, solver.value(br.points), solver.value(br.leftover),
+                            solver.value(br.given), solver.value(br.turns))
+
+
+def best_replayed(position: Position, line: list[Turn], claim: bestround.Result,
+                  optimal: bool) -> bestround.Result:
+    """The engine's result of the model's best-round ``line``; EngineDisagreement when the
+    engine refuses it or values it otherwise than the model's ``claim`` (a line not
+    proven optimal may be worth more to the engine than the model counted)."""
+    texts = [format_turn(t, position.grid) for t in line]
+    try:
+        replay = bestround.evaluate(position, line, claim.objective)
+    except IllegalTurn as exc:
+        raise EngineDisagreement(f"the engine refuses the model's line {texts}: "
+                                 f"{exc.place}: {exc.message}") from None
+    if replay != claim and (optimal or replay.key < claim.key):
+        raise EngineDisagreement(f"the model's line {texts} is worth (points, leftover, "
+                                 f"given, turns) {_figures(replay)} to the engine, "
+                                 f"{_figures(claim)} to the model")
+    return replay
+
+
+def _figures(result: bestround.Result) -> tuple[int, int, int, int]:
+    return (result.points, result.leftover, result.given, result.turns)
+
+
+def solve_best_round(position: Position, params: SolveParams | None = None, *,
+                     objective: str | None = None, progress: Progress | None = None,
+                     hint: bool = True) -> Answer:
+    """Solve the position's best-round puzzle under ``objective`` (default: the file's)
+    with CP-SAT; the engine replays the answer. Errors as :func:`solve_last_round`.
+    ``hint``: start from the line that passes at once (so a time limit always leaves a
+    line; the cross-check tests, which run to the optimum, skip it)."""
+    params = params or SolveParams()
+    validate(position)
+    bestround.check_puzzle(position)
+    objective = objective or bestround.objective_of(position)
+    start = time.perf_counter()
+    try:
+        br = build_best_round(position, objective)
+    except Unsupported as exc:
+        raise PuzzleError(f"the CP-SAT model does not cover this position: {exc}") from None
+    if hint:
+        hint_passing_at_once(br)  # type: ignore[arg-type]
+    build = time.perf_counter() - start
+    solver, result = _run(br.model, br.objective, params, progress)
+    if not result.feasible:
+        # nothing found in time: the line that passes at once, not proven
+        most = max(coins for _, coins in position.bonus_display)
+        tile = next(t for t, c in position.bonus_display if c == most)
+        line = [Turn(Action("pass", tile=tile))]
+        replay = bestround.evaluate(position, line, objective)
+        return Answer(line, replay, False, result.status, None, len(br.steps),
+                          time.perf_counter() - start, build, dict(result.stats))
+    line = read_best_line(br, solver)
+    optimal = result.optimal and not result.interrupted
+    replay = best_replayed(position, line, best_claim(br, solver), optimal)
+    bound = br.objective.leading(result.bound) if result.bound is not None else None
+    return Answer(line, replay, optimal, result.status,
+                      None if bound is None else max(bound, replay.value), len(br.steps),
+                      time.perf_counter() - start, build,
+                      dict(result.stats, nodes=br.geometry.size))

@@ -217,7 +217,7 @@ class _Builder:
     """Builds the model in a fixed order; one method per rule."""
 
     def __init__(self, position: Position):
-        reason = unsupported(position)
+        reason = self.refusal(position)
         if reason:
             raise Unsupported(reason)
         self.p = position
@@ -261,6 +261,10 @@ class _Builder:
         power ([D24])."""
         self.houses_built: list[tuple[int, Any]] = []
         self.upgrades: list[Any] = []
+
+    def refusal(self, position: Position) -> str | None:
+        """Why the model cannot take ``position`` (None: it can)."""
+        return unsupported(position)
 
     # ---- small helpers
     def bool(self, name: str) -> cp_model.IntVar:
@@ -1110,7 +1114,7 @@ class _Builder:
         nxt.bowls = tuple(out)
         income = PA_MONEY * self.lin([k["pa-money7"]])
         income += TOWN_TILES["t6g5"].money * self.lin([step.tiles.get("t6g5", False)])
-        income += self.coins * self.lin([k["pass"]])
+        income += self.pass_income(t, step)
         money = m.new_int_var(0, self.mmax, f"money_{t}")
         m.add(money == prev.money + step.exchange - cost + income)
         nxt.money = money
@@ -1125,6 +1129,10 @@ class _Builder:
         if self.druid_settlements():
             out.append(k["pass"])
         return [x for x in out if x is not False]
+
+    def pass_income(self, t: int, step: Step) -> Any:
+        """The coins on the tile taken when passing at step ``t``."""
+        return self.coins * self.lin([step.kind["pass"]])
 
     def step_points(self, t: int, step: Step, prev: State, spades: Any) -> None:
         """VP during the step: round tile, shipping track, towns, palaces."""
@@ -1162,7 +1170,9 @@ class _Builder:
                          cond, name)
 
     # ---- the end: once-per-round limits, pass, final scoring, objective
-    def finish(self) -> LastRound:
+    def round_limits(self) -> None:
+        """Once-per-round actions at most once, bridges from the supply, and the implied
+        cut on towns (disjoint sets of ≥ 4 buildings)."""
         m = self.m
         for kind in [*POWER_ACTIONS, *self.specials]:
             uses = [s.kind[kind] for s in self.steps if s.kind.get(kind, False) is not False]
@@ -1180,6 +1190,11 @@ class _Builder:
             # implied: towns are disjoint sets of ≥ 4 buildings
             old = sum(1 for x in self.states[0].town if x)
             m.add(TOWN_MIN_BUILDINGS * towns <= self.lin(end.built) - old)
+
+    def finish(self) -> LastRound:
+        m = self.m
+        self.round_limits()
+        end = self.states[-1]
         mine = sum(self.vp_terms) + self.pass_points(end)
         bowls = end.bowls
         if self.druid_settlements():
@@ -1325,9 +1340,9 @@ class _Builder:
         vp = (player.money + three) // MONEY_PER_VP
         return vp + (three // 3 if player.faction == "druiden" else 0)
 
-    def other_score(self, colour: str) -> Any:
-        """Another player's final score without area: their VP, money and bowl III
-        after the power (and Feline money) P's building gives them ([D24])."""
+    def other_after(self, colour: str) -> tuple[Any, tuple[Any, Any, Any]]:
+        """Another player's money and power bowls after the power (and Feline money)
+        P's building gives them ([D24])."""
         m, p, g = self.m, self.p, self.g
         player = p.player(colour)
         two = len(p.players) == 2
@@ -1352,6 +1367,13 @@ class _Builder:
         total = m.new_int_var(0, 10 * POWER_TOKENS + 4 * self.T * 6, f"gain_{colour}")
         m.add(total == gain)
         bowls = self.gain(tuple(player.power), total, f"other_{colour}")
+        return money, bowls
+
+    def other_score(self, colour: str) -> Any:
+        """Another player's final score without area: their VP, money and bowl III
+        after what P's building gives them."""
+        m, player = self.m, self.p.player(colour)
+        money, bowls = self.other_after(colour)
         three = m.new_int_var(0, POWER_TOKENS, f"three_{colour}")
         m.add(three == bowls[2])
         return player.vp + self.money_points(money, three, player.faction == "druiden", colour)
