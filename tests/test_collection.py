@@ -80,25 +80,46 @@ TNK = sorted((ROOT / "positions/terra-nova-kosmos/puzzles/generated").rglob("*.t
 
 @pytest.mark.parametrize("path", TNK, ids=lambda p: p.name)
 def test_terra_nova_kosmos_puzzle_verifies(path):
-    from solver.terra_nova_kosmos.engine.lastround import evaluate
+    from solver.terra_nova_kosmos.commands import evaluate_line
     from solver.terra_nova_kosmos.fileformat import read_position
     from solver.terra_nova_kosmos.notation import parse_line
     position = read_position(path)
     assert position.puzzle is not None and position.solution is not None
     line = parse_line(position.solution.line, position.grid)
-    assert evaluate(position, line).value == position.solution.value
+    assert evaluate_line(position, line).value == position.solution.value
+
+
+def _tnk_kind(path):
+    from solver.terra_nova_kosmos.fileformat import read_position
+    return read_position(path).puzzle.kind
 
 
 def test_terra_nova_kosmos_collection_size():
     assert len(TNK) >= 12
     assert {_grade(p) for p in TNK} == {"easy", "medium", "hard"}
+    best = [p for p in TNK if _tnk_kind(p) == "best-round"]
+    assert len(best) >= 6
+    assert {_grade(p) for p in best} == {"easy", "medium", "hard"}
+
+
+def test_sample_of_terra_nova_kosmos_best_round_collection_is_unique():
+    from solver.terra_nova_kosmos.engine.bestround import evaluate
+    from solver.terra_nova_kosmos.fileformat import read_position
+    from solver.terra_nova_kosmos.puzzlegen import check_unique_best
+    best = [p for p in TNK if _tnk_kind(p) == "best-round"]
+    for path in _smallest(best, lambda p: len(read_position(p).solution.line))[:1]:
+        position = read_position(path)
+        checked = check_unique_best(position)
+        assert checked is not None and checked.unique is True, path.name
+        assert evaluate(position, checked.line).value == position.solution.value
 
 
 def test_sample_of_terra_nova_kosmos_collection_is_unique():
     from solver.terra_nova_kosmos.engine.lastround import evaluate
     from solver.terra_nova_kosmos.fileformat import read_position
     from solver.terra_nova_kosmos.puzzlegen import check_unique
-    for path in _smallest(TNK, lambda p: len(read_position(p).solution.line))[:1]:
+    last = [p for p in TNK if _tnk_kind(p) == "last-round"]
+    for path in _smallest(last, lambda p: len(read_position(p).solution.line))[:1]:
         position = read_position(path)
         checked = check_unique(position)
         assert checked is not None and checked.unique is True, path.name

@@ -137,3 +137,14 @@ def test_the_engine_disagreeing_is_a_loud_failure(monkeypatch) -> None:
     monkeypatch.setattr(bridge.bestround, "evaluate", off_by_one)
     with pytest.raises(EngineDisagreement, match="to the engine"):
         solve_best_round(position, PARAMS)
+
+
+def test_generator_remakes_a_collection_puzzle_byte_for_byte() -> None:
+    from solver.terra_nova_kosmos.puzzlegen import grade, make_puzzle
+    path = Path("positions/terra-nova-kosmos/puzzles/generated/tnk-best-round-s0-c00000.toml")
+    text = path.read_text(encoding="utf-8")
+    seed = int(text.split("candidate seed ")[1].split(")")[0])
+    made = make_puzzle(seed, "best-round", 0)
+    assert made is not None and made.text == text
+    assert made.difficulty == grade(made.signals["turns"])
+    assert made.signals["objective"] == "max-value"

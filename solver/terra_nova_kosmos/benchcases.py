@@ -1,8 +1,11 @@
 """Terra Nova (KOSMOS) benchmark cases: loading, CP-SAT solve, exhaustive search.
 
 A case is a position file or a recipe ``{rows, cols, money, buildings, seed}``
-for :func:`~solver.terra_nova_kosmos.puzzlegen.random_last_round`. Both sides
-report the full objective tuple ``(value, −others, −turns)``.
+for :func:`~solver.terra_nova_kosmos.puzzlegen.random_last_round` (kind
+``last-round``) or, with ``objective`` too, for
+:func:`~solver.terra_nova_kosmos.puzzlegen.random_best_round` (kind
+``best-round``). Both sides report the full objective tuple: ``(value, −others,
+−turns)`` or the best-round objective with its tie-breaks.
 """
 
 from __future__ import annotations
@@ -14,12 +17,18 @@ from typing import Any
 from solver.errors import InputError
 from solver.protocol import Case, Solved
 from solver.terra_nova_kosmos.commands import load as load_file
+from solver.terra_nova_kosmos.engine.exhaustive import solve_best_round as exhaustive_best
 from solver.terra_nova_kosmos.engine.exhaustive import solve_last_round as exhaustive
 from solver.terra_nova_kosmos.position import Position
-from solver.terra_nova_kosmos.puzzlegen import random_last_round
-from solver.terra_nova_kosmos.solve import solve_last_round
+from solver.terra_nova_kosmos.puzzlegen import (
+    BEST_ROUND_FACTIONS,
+    random_best_round,
+    random_last_round,
+)
+from solver.terra_nova_kosmos.solve import solve_best_round, solve_last_round
 
 RECIPE_KEYS = ("rows", "cols", "money", "buildings", "seed")
+BEST_RECIPE_KEYS = (*RECIPE_KEYS, "objective")
 
 
 def load(case: Case, root: Path) -> Position:
@@ -27,21 +36,26 @@ def load(case: Case, root: Path) -> Position:
     if case.position is not None:
         return load_file(root / case.position)
     recipe: dict[str, Any] = dict(case.recipe or {})
-    unknown = sorted(set(recipe) - set(RECIPE_KEYS))
+    allowed = BEST_RECIPE_KEYS if case.kind == "best-round" else RECIPE_KEYS
+    unknown = sorted(set(recipe) - set(allowed))
     if unknown:
-        raise InputError(f"unknown recipe key {unknown[0]!r} (allowed: {', '.join(RECIPE_KEYS)})")
+        raise InputError(f"unknown recipe key {unknown[0]!r} (allowed: {', '.join(allowed)})")
     rng = random.Random(recipe.pop("seed", 0))
+    if case.kind == "best-round":
+        return random_best_round(rng, factions=BEST_ROUND_FACTIONS, **recipe)
     return random_last_round(rng, **recipe)
 
 
 def solve_cpsat(position: Position, case: Case, params: Any) -> Solved:
     """The CP-SAT model's answer (replayed by the engine)."""
-    answer = solve_last_round(position, params)
+    run = solve_best_round if case.kind == "best-round" else solve_last_round
+    answer = run(position, params)
     return Solved(answer.key, answer.optimal, answer.result.turns,
                   dict(answer.stats, horizon=answer.horizon, build_s=answer.build_s))
 
 
 def solve_exhaustive(position: Position, case: Case, cap: float) -> tuple[int, ...]:
     """The engine's memoised exhaustive search; TimeoutError past ``cap`` seconds."""
-    result, _ = exhaustive(position, cap=cap)
+    search = exhaustive_best if case.kind == "best-round" else exhaustive
+    result, _ = search(position, cap=cap)
     return result.key

@@ -21,7 +21,7 @@ class TerraNovaKosmos:
     title = "Terra Nova (KOSMOS 2022)"
     short = "Terra Nova (KOSMOS)"
     prefix = "tnk"
-    kinds = ("last-round",)
+    kinds = ("last-round", "best-round")
     options = {
         "show": frozenset(),
         "perft": frozenset({"depth"}),
@@ -30,7 +30,7 @@ class TerraNovaKosmos:
         "play": frozenset({"turns", "out"}),
     }
     horizon_unit = "turns"
-    plot_colours = {"last-round": "tab:orange"}
+    plot_colours = {"last-round": "tab:orange", "best-round": "tab:olive"}
 
     # ---- commands
     def show(self, path: Path, screen: Screen) -> int:
@@ -66,9 +66,9 @@ class TerraNovaKosmos:
         return 0
 
     def check_generate(self, kind: str, turns: int) -> None:
-        """Last-round puzzles run to the pass: ``--turns`` plays no part."""
+        """KOSMOS puzzles run to the pass: ``--turns`` plays no part."""
         if turns != 0:
-            raise InputError("--turns is not for Terra Nova (KOSMOS) last-round puzzles")
+            raise InputError(f"--turns is not for Terra Nova (KOSMOS) {kind} puzzles")
 
     def puzzle_label(self, kind: str, turns: int) -> str:
         return kind

@@ -1,4 +1,5 @@
-"""Last-round puzzles of Terra Nova (KOSMOS): random positions, uniqueness, grades.
+"""Last-round and best-round puzzles of Terra Nova (KOSMOS): random positions,
+uniqueness, grades.
 
 :func:`random_last_round` makes a seeded round-5 position on a small random map
 (two players, the other one passed) that the engine accepts;
@@ -7,6 +8,9 @@ deterministic-time cap, so a seed always gives the same file), keeps it only
 when the optimal *plan* is unique — the actions taken, the final buildings,
 habitable hexes, bridges and town tiles; the order of independent turns is
 not part of the answer — and grades it by the turns the answer needs.
+:func:`random_best_round` moves such a position to round 1–4 for the
+best-round puzzle (:func:`make_best_round`), whose plan also holds the tile
+taken on passing.
 """
 
 from __future__ import annotations
@@ -20,9 +24,17 @@ from solver.cpsat import SolveParams
 from solver.cpsat.uniqueness import unique_answer
 from solver.errors import InputError
 from solver.protocol import Made
+from solver.terra_nova_kosmos.engine.bestround import Result as BestResult
+from solver.terra_nova_kosmos.engine.bestround import evaluate as evaluate_best
+from solver.terra_nova_kosmos.engine.bestround import objective_of
 from solver.terra_nova_kosmos.engine.lastround import evaluate
 from solver.terra_nova_kosmos.engine.validate import validate
 from solver.terra_nova_kosmos.fileformat import parse_position, write_position
+from solver.terra_nova_kosmos.model.best_round import (
+    best_plan,
+    build_best_round,
+    read_best_line,
+)
 from solver.terra_nova_kosmos.model.last_round import (
     Predicted,
     build_last_round,
@@ -31,7 +43,7 @@ from solver.terra_nova_kosmos.model.last_round import (
     read_line,
 )
 from solver.terra_nova_kosmos.notation import Turn, format_turn
-from solver.terra_nova_kosmos.position import Position, Puzzle, Solution
+from solver.terra_nova_kosmos.position import OBJECTIVES, Position, Puzzle, Solution
 from solver.terra_nova_kosmos.rules import (
     COLOUR_LETTER,
     HOME,
@@ -39,7 +51,7 @@ from solver.terra_nova_kosmos.rules import (
     ROUND_TILES,
     ROUNDS,
 )
-from solver.terra_nova_kosmos.solve import replayed
+from solver.terra_nova_kosmos.solve import best_claim, best_replayed, replayed
 
 MODEL_FACTIONS = ("flaschengeister", "golems", "kobolde", "feen", "wuestentoechter",
                   "ifrit", "erfinderinnen", "druiden", "feline")
@@ -226,10 +238,31 @@ def check_unique(position: Position, effort: float = EFFORT) -> Checked | None:
     return Checked(line, checked.unique)
 
 
+def check_unique_best(position: Position, effort: float = EFFORT) -> Checked | None:
+    """:func:`check_unique` for the position's best-round puzzle (its objective); the
+    plan includes the tile taken on passing."""
+    br = build_best_round(position, objective_of(position))
+    params = SolveParams(workers=1, seed=0).with_settings(
+        max_deterministic_time=effort, cp_model_probing_level=0, linearization_level=0)
+    answers: list[tuple[list[Turn], BestResult]] = []
+    checked = unique_answer(
+        br.model, [(br.objective.expr, "max")], best_plan(br), params,
+        found=lambda solver: answers.append((read_best_line(br, solver),
+                                             best_claim(br, solver))))
+    if checked is None:
+        return None
+    line, claim = answers[0]
+    best_replayed(position, line, claim, optimal=True)
+    return Checked(line, checked.unique)
+
+
 def make_puzzle(seed: int, kind: str, turns: int) -> Made | None:
-    """A last-round puzzle from candidate ``seed`` (4 × 5 map), or None when its optimum
-    is not unique, not proven within :data:`EFFORT`, or just the pass."""
-    del kind, turns  # one kind; the horizon is the model's own bound
+    """A last-round puzzle from candidate ``seed`` (4 × 5 map), or a best-round one
+    (:func:`make_best_round`); None when its optimum is not unique, not proven within
+    :data:`EFFORT`, or just the pass."""
+    del turns  # the horizon is the model's own bound
+    if kind == "best-round":
+        return make_best_round(seed)
     position = random_last_round(random.Random(seed), rows=4, cols=5, money=10, buildings=5)
     checked = check_unique(position)
     if checked is None or checked.unique is not True:
@@ -238,16 +271,43 @@ def make_puzzle(seed: int, kind: str, turns: int) -> Made | None:
     if len(line) < MIN_TURNS:
         return None
     result = evaluate(position, line)
-    texts = tuple(format_turn(t, position.grid) for t in line)
-    posed = position.replace(puzzle=Puzzle("last-round"), solution=Solution(result.value, texts))
+    posed = position.replace(puzzle=Puzzle("last-round"))
+    return _made(seed, posed, line, evaluate, str(result.value), f"others {result.others}",
+                 {})
+
+
+def _made(seed: int, posed: Position, line: list[Turn], replay: Any, worth: str,
+          figures: str, signals: dict[str, Any]) -> Made:
+    """The puzzle file of ``posed`` with ``line`` as its [solution] (value by ``replay``,
+    the engine's evaluation), a header naming the candidate, ``worth`` and ``figures``;
+    the file is read back and its solution replayed once more."""
+    value = replay(posed, line).value
+    texts = tuple(format_turn(t, posed.grid) for t in line)
     difficulty = grade(len(line))
     header = (f"# Generated by boardsat generate (candidate seed {seed}); unique optimal "
-              f"plan worth {result.value} in {len(line)} turns\n# difficulty {difficulty}: "
-              f"{len(line)} turns, others {result.others}\n")
-    text = header + write_position(posed)
+              f"plan worth {worth} in {len(line)} turns\n# difficulty {difficulty}: "
+              f"{len(line)} turns, {figures}\n")
+    text = header + write_position(posed.replace(solution=Solution(value, texts)))
     check = parse_position(text)
-    if evaluate(check, line).value != check.solution.value:
+    if replay(check, line).value != check.solution.value:
         raise AssertionError(f"generated file fails verification (seed {seed})")
-    return Made(text, difficulty, {"value": result.value, "turns": len(line),
-                                   "cells": position.grid.size,
-                                   "faction": position.player(position.to_move).faction})
+    return Made(text, difficulty, {"value": value, "turns": len(line),
+                                   "cells": posed.grid.size} | signals
+                | {"faction": posed.player(posed.to_move).faction})
+
+
+def make_best_round(seed: int) -> Made | None:
+    """A best-round puzzle from candidate ``seed`` (3 × 5 map; even seeds max-points, odd
+    max-value), or None when its optimal plan (tile included) is not unique, not proven
+    within :data:`EFFORT`, or just the pass."""
+    objective = OBJECTIVES[seed % 2]
+    position = random_best_round(random.Random(seed), objective, rows=3, cols=5, money=12,
+                                 buildings=5, factions=BEST_ROUND_FACTIONS)
+    checked = check_unique_best(position)
+    if checked is None or checked.unique is not True or len(checked.line) < MIN_TURNS:
+        return None
+    result = evaluate_best(position, checked.line)
+    return _made(seed, position, checked.line, evaluate_best,
+                 f"{result.value} ({objective})",
+                 f"{result.points} VP, {result.leftover} money + power left, "
+                 f"{result.given} power given", {"objective": objective})
