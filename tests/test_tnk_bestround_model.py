@@ -8,6 +8,7 @@ checks on the engine alone that most of the sample's optima are more than the pa
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -28,13 +29,16 @@ from tests.tnk_positions import make
 
 SEEDS = range(100)
 SWEEP = range(100, 400)
+OWN_SAMPLE = range(12)
+"""Seeds of the Ifrit and Druiden samples (factions the generator does not draw)."""
 PARAMS = SolveParams(workers=1, seed=0)
 
 
-def sample(seed: int, rows: int = 3, cols: int = 3) -> Position:
+def sample(seed: int, rows: int = 3, cols: int = 3,
+           factions: tuple[str, ...] = BEST_ROUND_FACTIONS) -> Position:
     """Seed → a small best-round position; even seeds max-points, odd max-value."""
     return random_best_round(random.Random(seed), ("max-points", "max-value")[seed % 2],
-                             rows=rows, cols=cols, money=12, factions=BEST_ROUND_FACTIONS)
+                             rows=rows, cols=cols, money=12, factions=factions)
 
 
 def check(position: Position) -> None:
@@ -49,10 +53,17 @@ def test_model_equals_exhaustive(seed: int) -> None:
     check(sample(seed))
 
 
+@pytest.mark.parametrize("faction", ["ifrit", "druiden"])
+@pytest.mark.parametrize("seed", OWN_SAMPLE)
+def test_model_equals_exhaustive_ifrit_and_druiden(faction: str, seed: int) -> None:
+    check(sample(seed, factions=(faction,)))
+
+
 @pytest.mark.sweep
 @pytest.mark.parametrize("seed", SWEEP)
 def test_model_equals_exhaustive_sweep(seed: int) -> None:
-    check(sample(seed, rows=3, cols=4))
+    check(sample(seed, rows=3, cols=4,
+                 factions=BEST_ROUND_FACTIONS + ("ifrit", "druiden")))
 
 
 def test_the_sample_covers_more_than_passing() -> None:
@@ -78,8 +89,8 @@ lBh l.. r.. wRh
 
 
 def small(objective: str, faction: str = "flaschengeister") -> Position:
-    colour = {"flaschengeister": "blue", "druiden": "green"}[faction]
-    board = SMALL.replace("lBh", "fGh") if colour == "green" else SMALL
+    colour = {"flaschengeister": "blue", "seebaeren": "blue", "druiden": "green"}[faction]
+    board = SMALL.replace("lBh", "fGh").replace("l..", "s..") if colour == "green" else SMALL
     position = make(board, {colour: faction, "red": "golems"},
                     {colour: {"money": 4, "power": [8, 0, 0], "bonus": "b-house"},
                      "red": {"bonus": "b-ship"}},
@@ -115,14 +126,25 @@ def test_cli_solve_json_and_text(tmp_path: Path) -> None:
     assert "blue scores 14" in result.output and "optimal" in result.output
 
 
-def test_druiden_are_refused_with_one_line(tmp_path: Path) -> None:
-    path = write(tmp_path, small("max-points", "druiden"))
+def test_seebaeren_are_refused_with_one_line(tmp_path: Path) -> None:
+    path = write(tmp_path, small("max-points", "seebaeren"))
     result = CliRunner().invoke(main, ["solve", path])
     assert result.exit_code == 2
-    assert "Druiden" in result.output and path in result.output
+    assert "Seebären" in result.output and path in result.output
     assert len(result.output.strip().splitlines()) == 1
-    with pytest.raises(PuzzleError, match="Druiden"):
-        solve_best_round(small("max-points", "druiden"))
+    with pytest.raises(PuzzleError, match="Seebären"):
+        solve_best_round(small("max-points", "seebaeren"))
+
+
+def test_druiden_close_with_their_triples() -> None:
+    # 7 in bowl III: pass (b-house: 1 VP), then *2 = 4 VP, 1 power + 2 coins left
+    position = small("max-points", "druiden")
+    position = position.with_player(dataclasses.replace(
+        position.player("green"), money=0, power=(1, 0, 7)))
+    answer = solve_best_round(position, PARAMS)
+    # the triples before the pass or after it: the same (no palace, no pass power)
+    assert answer.line_text(position) in (["pass b-kontor *2"], ["*2 pass b-kontor"])
+    assert (answer.result.points, answer.result.leftover) == (1 + 4, 1 + 2)
 
 
 def test_the_engine_disagreeing_is_a_loud_failure(monkeypatch) -> None:

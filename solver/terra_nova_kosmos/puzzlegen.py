@@ -56,8 +56,10 @@ from solver.terra_nova_kosmos.solve import best_claim, best_replayed, replayed
 MODEL_FACTIONS = ("flaschengeister", "golems", "kobolde", "feen", "wuestentoechter",
                   "ifrit", "erfinderinnen", "druiden", "feline")
 """Factions the model takes as the player to move (not Seebären)."""
-BEST_ROUND_FACTIONS = tuple(f for f in MODEL_FACTIONS if f != "druiden")
-"""Factions the best-round model takes (not the Druiden either)."""
+BEST_ROUND_FACTIONS = ("flaschengeister", "golems", "kobolde", "feen", "wuestentoechter",
+                       "erfinderinnen", "feline")
+"""Factions of the best-round puzzles the generator draws and the cross-check samples
+(fixed, so a candidate seed keeps its position; the model also takes Ifrit)."""
 COLOUR_OF = {"flaschengeister": "blue", "golems": "red", "kobolde": "black", "feen": "green",
              "wuestentoechter": "yellow", "seebaeren": "blue", "ifrit": "red",
              "erfinderinnen": "black", "druiden": "green", "feline": "yellow"}

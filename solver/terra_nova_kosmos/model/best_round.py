@@ -8,16 +8,18 @@ town tiles; range, towns and the round tile's VP per step). What differs:
 * the pass takes a display tile: one Boolean per (step, tile), exactly one
   when the step passes; the tile's coins are money at that step;
 * nothing is scored after the pass: *points* are the VP of the steps (round
-  tile, shipping track, towns, palaces) and the pass bonuses (held tile,
-  Golems, Feline's right palace); *leftover* is money + bowl III after the
-  pass; *given* is, per other player, (bowl I before − after) + (bowl III
-  after − before) after the power P's building gives them ([D24]);
+  tile, shipping track, towns, palaces, Druiden triples before a gain) and the
+  pass bonuses (held tile, Golems, Ifrit's and Feline's right palaces), and for
+  the Druiden every power triple left after the pass (and its power), 2 VP
+  each; *leftover* is money + bowl III after the pass (and those triples);
+  *given* is, per other player, (bowl I before − after) + (bowl III after −
+  before) after the power P's building gives them ([D24]);
 * objective ``max-points``: points, then leftover, then least given, then
   fewest turns; ``max-value``: ``3 × points + leftover``, then least given,
   then fewest turns — one :func:`solver.cpsat.objectives.lexicographic`.
 
-Refused (with the reason): the Druiden (their power-for-VP exchanges during
-the round), and every position the last-round model refuses, round aside.
+Refused (with the reason): every position the last-round model refuses, round
+aside.
 """
 
 from __future__ import annotations
@@ -40,9 +42,9 @@ from solver.terra_nova_kosmos.model.last_round import (
     read_line,
 )
 from solver.terra_nova_kosmos.model.scope import unsupported
-from solver.terra_nova_kosmos.notation import Action, Turn
+from solver.terra_nova_kosmos.notation import Action, Exchange, Turn
 from solver.terra_nova_kosmos.position import OBJECTIVES, Position
-from solver.terra_nova_kosmos.rules import MONEY_PER_VP, POWER_TOKENS, ROUNDS
+from solver.terra_nova_kosmos.rules import DRUID_TRIPLE, MONEY_PER_VP, POWER_TOKENS, ROUNDS
 
 BIG = 10 ** 4
 """A bound on the points of one round (loose: the tightest is not needed)."""
@@ -72,6 +74,8 @@ class BestRound:
     """Per step that may pass: display tile → "taken" Boolean."""
     answer: list[Any]
     """The Booleans that make up a line (for uniqueness checks)."""
+    closing: Any = 0
+    """Druiden: power triples exchanged for VP after the pass (all there are)."""
     pass_tile: str | None = None
     """Unused (the tile is a variable); :func:`read_line` of last-round expects it."""
 
@@ -82,8 +86,6 @@ def refusal(position: Position) -> str | None:
         return f"a best-round puzzle is in round 1 to {ROUNDS - 1}, not {position.round}"
     if not position.bonus_display:
         return "a best-round puzzle needs a bonus tile on display to pass with"
-    if position.player(position.to_move).faction == "druiden":
-        return "the Druiden's power-for-VP exchanges during the round are not in the model"
     # the last-round model's own limits (factions, rule options), the round aside
     return unsupported(position.replace(round=ROUNDS))
 
@@ -128,11 +130,19 @@ class _BestRoundBuilder(_Builder):
         m = self.m
         self.round_limits()
         end = self.states[-1]
+        bowls = self.passed_bowls(end)
+        closing: Any = 0
+        if self.fid == "druiden":
+            closing = m.new_int_var(0, POWER_TOKENS // DRUID_TRIPLE[0], "closing_triples")
+            three = m.new_int_var(0, POWER_TOKENS, "three_after_pass")
+            m.add(three == bowls[2])
+            m.add_division_equality(closing, three, DRUID_TRIPLE[0])
         points = m.new_int_var(0, BIG, "points")
-        m.add(points == sum(self.vp_terms) + self.pass_points(end))
+        m.add(points == sum(self.vp_terms) + self.pass_points(end)
+              + DRUID_TRIPLE[1] * closing)
         top = self.mmax + POWER_TOKENS
         leftover = m.new_int_var(0, top, "leftover")
-        m.add(leftover == end.money + end.bowls[2])
+        m.add(leftover == end.money + bowls[2] - DRUID_TRIPLE[0] * closing)
         given = self.given()
         turns = sum(1 - s.kind["idle"] if s.kind["idle"] is not False else 1
                     for s in self.steps)
@@ -151,7 +161,7 @@ class _BestRoundBuilder(_Builder):
                   for x in d.values() if not isinstance(x, bool)]
         answer += [x for takes in self.takes.values() for x in takes.values()]
         return BestRound(self.p, m, goal, self.goal, self.g, self.steps, self.states,
-                         value, points, leftover, given, turns, self.takes, answer)
+                         value, points, leftover, given, turns, self.takes, answer, closing)
 
 
 def build_best_round(position: Position, objective: str) -> BestRound:
@@ -165,7 +175,9 @@ def read_best_line(br: BestRound, solver: cp_model.CpSolver) -> list[Turn]:
     turns = read_line(br, solver)  # type: ignore[arg-type]
     passing = len(turns)
     tile = next(t for t, v in br.takes[passing].items() if _on(solver, v))
-    turns[-1] = replace(turns[-1], action=Action("pass", tile=tile))
+    closing = br.closing if isinstance(br.closing, int) else solver.value(br.closing)
+    after = (Exchange("*", closing),) if closing else ()
+    turns[-1] = replace(turns[-1], action=Action("pass", tile=tile), after=after)
     return turns
 
 

@@ -1191,17 +1191,21 @@ class _Builder:
             old = sum(1 for x in self.states[0].town if x)
             m.add(TOWN_MIN_BUILDINGS * towns <= self.lin(end.built) - old)
 
+    def passed_bowls(self, end: State) -> tuple[Any, Any, Any]:
+        """P's bowls after the pass: the Druiden left palace's 2 power per settlement."""
+        if not self.druid_settlements():
+            return end.bowls
+        root = self.components(self.T + 1, end, end)[0]
+        settlements = self.lin([r for r in root if r is not False])
+        power = self.when(end.left, 2 * settlements, 2 * self.g.size, "druid_pass_power")
+        return self.gain(end.bowls, power, "druid_pass")
+
     def finish(self) -> LastRound:
         m = self.m
         self.round_limits()
         end = self.states[-1]
         mine = sum(self.vp_terms) + self.pass_points(end)
-        bowls = end.bowls
-        if self.druid_settlements():
-            root = self.components(self.T + 1, end, end)[0]
-            settlements = self.lin([r for r in root if r is not False])
-            power = self.when(end.left, 2 * settlements, 2 * self.g.size, "druid_pass_power")
-            bowls = self.gain(bowls, power, "druid_pass")
+        bowls = self.passed_bowls(end)
         mine = mine + self.money_points(end.money, bowls[2], self.fid == "druiden", "me")
         size = self.area_group(end)
         others = [c for c in self.p.colours if c != self.me]
