@@ -223,10 +223,11 @@ def _exit(status: int) -> None:
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               required=True, help="Folder for the puzzle files.")
 @click.option("--kind", type=click.Choice(all_kinds()), default=None,
-              help="Terra Nova: best-turn (default) or closing; Rift Valley: max-score; "
-                   "Terra Nova (KOSMOS): last-round or best-round.")
+              help="Terra Nova: best-turn (default), closing or min-turns; Rift Valley: "
+                   "max-score; Terra Nova (KOSMOS): last-round or best-round.")
 @click.option("--turns", type=click.IntRange(1), default=None,
-              help="Closing puzzles: turns (2 or 3; default 2).")
+              help="Closing puzzles: turns (2 or 3; default 2); min-turns: turns the "
+                   "answer takes (2).")
 @click.option("--difficulty", type=click.Choice(["easy", "medium", "hard"]), default=None,
               help="Keep only puzzles of this grade (README: how grades are defined).")
 @click.option("--workers", type=click.IntRange(1, default_workers(), clamp=True),

@@ -52,6 +52,9 @@ def test_collection_size_and_grades():
         assert {_grade(p) for p in files} == {"easy", "medium", "hard"}
     kinds = {read_tn(p).puzzle.kind for p in TN_GENERATED}
     assert kinds == {"best-turn", "closing"}
+    puzzles = [read_tn(p).puzzle for p in TN_GENERATED]
+    assert sum(p.objective == "max-points" and p.turns == 3 for p in puzzles) >= 10
+    assert sum(p.objective == "min-turns" for p in puzzles) >= 5
 
 
 def _smallest(files: list[Path], size) -> list[Path]:
@@ -65,6 +68,32 @@ def test_sample_of_terra_nova_collection_is_unique():
         checked = tn_unique(position, 1)
         assert checked is not None and checked.unique is True, path.name
         assert checked.key[0] == position.solution.value
+
+
+def _of_kind(objective: str, turns: int | None) -> list[Path]:
+    return [p for p in TN_GENERATED if read_tn(p).puzzle.objective == objective
+            and (turns is None or read_tn(p).puzzle.turns == turns)]
+
+
+@pytest.mark.sweep  # 10-45 s: make sweep (the generator proved it; verify runs above)
+def test_min_turns_puzzles_are_unique_and_take_their_turns():
+    from solver.terra_nova.engine.exhaustive import best_closing
+    for path in _of_kind("min-turns", None):
+        position = read_tn(path)
+        target, turns = position.puzzle.target, len(position.solution.line)
+        assert best_closing(position, turns - 1).key[0] < target  # fewer turns fall short
+        checked = tn_unique(position, turns, target=target)
+        assert checked is not None and checked.unique is True, path.name
+        assert checked.key[0] == position.solution.value
+
+
+@pytest.mark.sweep  # 5-40 s each: make sweep
+def test_three_turn_closings_are_unique_by_the_engine():
+    from solver.terra_nova.uniqueness import engine_finals
+    for path in _of_kind("max-points", 3):
+        position = read_tn(path)
+        rank, finals = engine_finals(position, 3, 2_000_000)
+        assert finals == 1 and rank[0] == position.solution.value, path.name
 
 
 def test_sample_of_rift_valley_collection_is_unique():

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 import solver.puzzlegen as puzzlegen
 import solver.tomlfile as tomlfile
 from cli.main import main
+from solver.errors import InputError
 from solver.protocol import Made
 from solver.puzzlegen import Request, candidate_seed, generate
 from solver.rift_valley.fileformat import parse_position as parse_rv
@@ -150,3 +151,41 @@ def test_bad_request_is_one_line_error(tmp_path):
                                        "--out", str(tmp_path)])
     assert result.exit_code == 2
     assert "max-score" in result.output and "Traceback" not in result.output
+
+
+def test_board_window_keeps_cells_and_refuses_odd_rows():
+    from solver.terra_nova.puzzlegen import FULL_BOARD, crop_board, load_board
+    full = load_board(ROOT / FULL_BOARD)
+    window = load_board(ROOT / FULL_BOARD, 4, 6, 6, 4)
+    assert window.grid.size == 24
+    for cell in range(window.grid.size):
+        row, col = window.grid.coords[cell]
+        assert window.landscape[cell] == full.landscape[full.grid.index(row + 6, col + 4)]
+    with pytest.raises(InputError, match="even row"):
+        crop_board(full, 4, 6, 5, 4)
+
+
+def test_min_turns_and_turns_requests_are_checked(tmp_path):
+    for args, words in ((["--kind", "min-turns", "--turns", "3"], "answers of 2 turns"),
+                        (["--kind", "best-turn", "--turns", "2"], "--turns is for closing")):
+        result = CliRunner().invoke(main, ["generate", "terra-nova", "--out", str(tmp_path),
+                                           *args])
+        assert result.exit_code == 2 and words in result.output, result.output
+
+
+@pytest.mark.sweep  # about a minute: make sweep
+def test_min_turns_generation_reproduces_the_collection_file(tmp_path):
+    written = generate(Request(game="terra-nova", kind="min-turns", turns=2, count=1, seed=31,
+                               out=tmp_path))
+    bundled = ROOT / "positions/terra-nova/puzzles/generated" / written[0].path.name
+    assert written[0].path.read_bytes() == bundled.read_bytes()
+
+
+def test_min_turns_question_names_the_cap_solve_uses():
+    from solver.terra_nova.picture import question
+    from solver.terra_nova.solve import MIN_TURNS_DEFAULT_CAP
+    position = read_tn(ROOT / "positions/terra-nova/puzzles/generated"
+                       / "tn-min-turns2-s31-c00003.toml")
+    assert position.puzzle.turns is None
+    assert question(position) == (f"Red: 14 points in the fewest turns "
+                                  f"(at most {MIN_TURNS_DEFAULT_CAP})")

@@ -19,7 +19,7 @@ class TerraNova:
     title = "Terra Nova (Winning Moves 2006)"
     short = "Terra Nova"
     prefix = "tn"
-    kinds = ("best-turn", "closing")
+    kinds = ("best-turn", "closing", "min-turns")
     options = {
         "show": frozenset(),
         "solve": frozenset({"turns"}),
@@ -66,17 +66,19 @@ class TerraNova:
 
     # ---- the puzzle generator
     def default_turns(self, kind: str) -> int:
-        return 2 if kind == "closing" else 1
+        return 1 if kind == "best-turn" else 2
 
     def check_generate(self, kind: str, turns: int) -> None:
         from solver.errors import InputError
         if kind == "closing" and not 2 <= turns <= 3:
             raise InputError("closing puzzles are generated over 2 or 3 turns")
-        if kind != "closing" and turns != 1:
-            raise InputError("--turns is for closing puzzles")
+        if kind == "min-turns" and turns != 2:
+            raise InputError("min-turns puzzles are generated with answers of 2 turns")
+        if kind == "best-turn" and turns != 1:
+            raise InputError("--turns is for closing and min-turns puzzles")
 
     def puzzle_label(self, kind: str, turns: int) -> str:
-        return kind + (str(turns) if kind == "closing" else "")
+        return kind + (str(turns) if kind != "best-turn" else "")
 
     def make_puzzle(self, seed: int, kind: str, turns: int) -> Made | None:
         from solver.terra_nova.puzzlegen import make_puzzle
@@ -85,6 +87,8 @@ class TerraNova:
     # ---- the benchmark runner
     def case_turns(self, kind: str, turns: int | None) -> int | None:
         turns = turns or 1
+        if kind == "min-turns":
+            raise ValueError("min-turns puzzles are generated, not benchmarked")
         if kind == "best-turn" and turns != 1:
             raise ValueError("best-turn has turns = 1")
         return turns

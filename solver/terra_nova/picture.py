@@ -19,6 +19,7 @@ from solver.terra_nova.fileformat import read_position
 from solver.terra_nova.notation import Move, Stone, Turn, format_turn, parse_line
 from solver.terra_nova.position import EMPTY, PIECE_LETTER, Position
 from solver.terra_nova.position import STONE as STONE_MARK
+from solver.terra_nova.solve import MIN_TURNS_DEFAULT_CAP
 
 TITLE = "Terra Nova"
 NAMED_LANDSCAPES: dict[str, tuple[str, str]] = {
@@ -51,10 +52,10 @@ def question(position: Position) -> str:
     puzzle = position.puzzle
     if puzzle is None or puzzle.kind == "best-turn":
         return f"{who} to move: best turn"
-    turns = puzzle.turns or 1
-    if puzzle.objective == "min-turns":
-        return f"{who}: {puzzle.target} points in the fewest turns (at most {turns})"
-    return f"{who}: most points in {turns} turns"
+    if puzzle.objective == "min-turns":  # without turns, solve tries up to its default cap
+        cap = puzzle.turns or MIN_TURNS_DEFAULT_CAP
+        return f"{who}: {puzzle.target} points in the fewest turns (at most {cap})"
+    return f"{who}: most points in {puzzle.turns or 1} turns"
 
 
 def position_scene(position: Position) -> Scene:

@@ -14,50 +14,61 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from solver.cpsat import SolveParams
 from solver.errors import InputError
 from solver.geometry import HexGrid
 from solver.paths import REPO_ROOT
 from solver.protocol import Made
+from solver.terra_nova.engine import exhaustive
 from solver.terra_nova.engine.playout import STONE_CHANCE, setup
 from solver.terra_nova.engine.turngen import ACTIONS_PER_TURN, InternalAction, TurnState
 from solver.terra_nova.engine.turns import after_state, game_over, to_turn, turn_state
 from solver.terra_nova.fileformat import parse_position, read_position, write_position
 from solver.terra_nova.notation import Turn, format_turn
 from solver.terra_nova.position import COLOURS, Board, Position, Puzzle, Solution
-from solver.terra_nova.solve import verify_solution
-from solver.terra_nova.uniqueness import check_unique, engine_finals
+from solver.terra_nova.solve import solve_puzzle, verify_solution
+from solver.terra_nova.uniqueness import Checked, check_unique, engine_finals
 
 FULL_BOARD = Path("positions/terra-nova/board-2006.toml")
 """The full-size board, relative to the repository."""
 
-RECIPE_KEYS = ("board", "rows", "cols", "players", "pieces", "turns_played", "seed")
+RECIPE_KEYS = ("board", "rows", "cols", "top", "left", "players", "pieces", "turns_played",
+               "seed")
 
 
 # ------------------------------------------------------------------ boards
 
 
-def crop_board(board: Board, rows: int, cols: int) -> Board:
-    """The cells of ``board`` in its first ``rows`` rows and ``cols`` columns.
+def crop_board(board: Board, rows: int, cols: int, top: int = 0, left: int = 0) -> Board:
+    """The cells of ``board`` in ``rows`` rows from row ``top`` and ``cols`` columns
+    from column ``left``.
 
-    Starting at row 0 keeps the odd-r layout (odd rows stay shifted right), so
-    neighbours and straight lines inside the rectangle are unchanged.
+    ``top`` must be even: the window keeps the odd-r layout (odd rows stay
+    shifted right), so neighbours and straight lines inside it are unchanged.
     """
+    if top % 2:
+        raise InputError(f"a board window starts on an even row, not row {top}")
     grid = board.grid
-    mask = [[grid.index(r, c) is not None for c in range(min(cols, grid.cols))]
-            for r in range(min(rows, grid.rows))]
+    bottom, right = min(top + rows, grid.rows), min(left + cols, grid.cols)
+    mask = [[grid.index(r, c) is not None for c in range(left, right)]
+            for r in range(top, bottom)]
     small = HexGrid.from_mask(mask)
-    landscape = tuple(board.landscape[grid.index(*small.coords[i])] for i in range(small.size))
+    landscape = tuple(board.landscape[grid.index(r + top, c + left)]
+                      for r, c in (small.coords[i] for i in range(small.size)))
     used = set(landscape)
     names = tuple((k, v) for k, v in board.names if k in used)
     return Board(small, landscape, names)
 
 
-def load_board(path: Path, rows: int | None = None, cols: int | None = None) -> Board:
-    """The board of the position file ``path``, cropped to ``rows`` x ``cols`` if given."""
+def load_board(path: Path, rows: int | None = None, cols: int | None = None,
+               top: int = 0, left: int = 0) -> Board:
+    """The board of the position file ``path``, cut to ``rows`` x ``cols`` from
+    (``top``, ``left``) if given."""
     board = read_position(path).board
-    if rows is None and cols is None:
+    if rows is None and cols is None and top == left == 0:
         return board
-    return crop_board(board, rows or board.grid.rows, cols or board.grid.cols)
+    return crop_board(board, rows or board.grid.rows - top, cols or board.grid.cols - left,
+                      top, left)
 
 
 # ------------------------------------------------------------------ greedy play
@@ -182,7 +193,8 @@ def position_from_recipe(recipe: Mapping[str, Any], root: Path) -> Position:
     """A position made by setup and greedy play, as a benchmark suite describes it.
 
     Keys: ``board`` (position file relative to ``root``; default the full 2006
-    board), ``rows``/``cols`` (crop), ``players`` (2–4), ``pieces`` (per player;
+    board), ``rows``/``cols`` (crop) from row ``top`` (even) and column ``left``
+    (default 0), ``players`` (2–4), ``pieces`` (per player;
     default the full-game number), ``turns_played`` (greedy turns after setup),
     ``seed``.
     """
@@ -190,7 +202,8 @@ def position_from_recipe(recipe: Mapping[str, Any], root: Path) -> Position:
     if unknown:
         raise InputError(f"unknown recipe key {unknown[0]!r} (allowed: {', '.join(RECIPE_KEYS)})")
     board = load_board(root / recipe.get("board", str(FULL_BOARD)),
-                       recipe.get("rows"), recipe.get("cols"))
+                       recipe.get("rows"), recipe.get("cols"), recipe.get("top", 0),
+                       recipe.get("left", 0))
     rng = random.Random(recipe.get("seed", 0))
     players = COLOURS[: recipe.get("players", 2)]
     start = setup(board, players, rng, recipe.get("pieces"))
@@ -213,8 +226,19 @@ BEST_TURN_BOARDS = ((None, None, None, (10, 60)), (9, 11, 6, (6, 30)), (7, 9, 4,
 None = the full 2006 board with the full-game number of pieces."""
 
 CLOSING_BOARDS = ((6, 7), (7, 8), (8, 9))
-"""closing candidates: small boards cut from the 2006 board, 2–3 pieces per player, so
-that the engine pre-filter and the multi-turn model stay fast."""
+"""2-turn closing candidates: small boards cut from the 2006 board, 2–3 pieces per player,
+so that the engine pre-filter and the multi-turn model stay fast."""
+
+SMALL_WINDOWS = ((4, 6, 6, 4), (4, 6, 2, 2), (4, 6, 8, 4), (4, 5, 6, 5), (4, 5, 2, 3))
+"""3-turn closing and min-turns candidates: ``(rows, cols, top, left)`` windows of the
+2006 board whose every cell is open (4–5 landscapes), 1–2 pieces per player, where the
+engine's exact search over 2–3 turns ends within its node budget."""
+
+ENGINE_PROVEN_TURNS = 3
+"""Closings over this many turns are proven unique by the engine's exact search alone
+(:func:`~solver.terra_nova.uniqueness.engine_finals` finds a single optimal final
+position): the CP-SAT model does not prove 3-turn optima within the generator's
+effort even on these windows (issue 8), so its check would reject every candidate."""
 
 GRADE_SHORTFALL = 0.5
 """Grades by how far greedy players fall short of the optimal own points. The
@@ -233,9 +257,16 @@ def grade(points: int, position: Position, turns: int, seed: int) -> tuple[str, 
     return ("medium" if points - greedy <= GRADE_SHORTFALL * points else "hard"), greedy
 
 
-def candidate_position(seed: int, kind: str, root: Path) -> Position:
-    """The seeded candidate position for a puzzle of ``kind``: setup plus greedy play."""
+def candidate_position(seed: int, kind: str, root: Path, turns: int = 2) -> Position:
+    """The seeded candidate position for a puzzle of ``kind`` over ``turns`` turns: setup
+    plus greedy play (min-turns and 3-turn closings on :data:`SMALL_WINDOWS`)."""
     rng = random.Random(seed)
+    if kind == "min-turns" or (kind == "closing" and turns >= ENGINE_PROVEN_TURNS):
+        rows, cols, top, left = rng.choice(SMALL_WINDOWS)
+        recipe = {"rows": rows, "cols": cols, "top": top, "left": left, "players": 2,
+                  "pieces": rng.choice((1, 2)), "turns_played": rng.randint(2, 10),
+                  "seed": rng.getrandbits(32)}
+        return position_from_recipe(recipe, root)
     if kind == "best-turn":
         rows, cols, pieces, played = rng.choice(BEST_TURN_BOARDS)
         players = rng.choice((2, 2, 3)) if rows is None else 2
@@ -257,11 +288,15 @@ def make_puzzle(seed: int, kind: str, turns: int) -> Made | None:
     positions whose optimum is 0 or reached by two final positions; the CP-SAT
     check (:func:`~solver.terra_nova.uniqueness.check_unique`) must prove the
     optimum and its uniqueness and agree with the engine; the written file's
-    solution is verified by the engine.
+    solution is verified by the engine. ``min-turns``: see :func:`_min_turns`.
     """
-    position = candidate_position(seed, kind, REPO_ROOT)
+    position = candidate_position(seed, kind, REPO_ROOT, turns)
     if not position.pieces_of(position.to_move) or game_over(position):
         return None
+    if kind == "min-turns":
+        return _min_turns(seed, position, turns)
+    if turns >= ENGINE_PROVEN_TURNS:
+        return _engine_proven(seed, position, turns)
     try:
         rank, finals = engine_finals(position, turns, PREFILTER_NODES[turns])
     except TimeoutError:
@@ -275,17 +310,75 @@ def make_puzzle(seed: int, kind: str, turns: int) -> Made | None:
     if checked.key != engine_key:
         raise AssertionError(f"CP-SAT optimum {checked.key} differs from the engine's "
                              f"{engine_key} (seed {seed})")
-    points = checked.key[0]
-    difficulty, greedy = grade(points, position, turns, seed)
-    actions = sum(len(t) for t in checked.line)
     if kind == "best-turn":
         puzzle = Puzzle(kind="best-turn")
     else:
         puzzle = Puzzle(kind="closing", turns=turns, objective="max-points")
+    return _posed(seed, position, puzzle, turns, checked)
+
+
+def _min_turns(seed: int, position: Position, turns: int) -> Made | None:
+    """A min-turns puzzle whose answer takes exactly ``turns`` turns, or None.
+
+    The target is the most own points ``turns`` turns can gain, kept only when
+    ``turns - 1`` turns gain fewer (both by the engine's exact search, node-capped);
+    the CP-SAT check proves that the ``turns``-turn lines reaching the target with
+    the fewest actions all end in the same final position; then the solver must
+    answer the posed file with that line's turns, actions and points.
+    """
+    try:
+        target = engine_finals(position, turns, PREFILTER_NODES[turns])[0][0]
+        fewer = engine_finals(position, turns - 1, PREFILTER_NODES[turns - 1])[0][0]
+    except TimeoutError:
+        return None
+    if target <= fewer:
+        return None
+    checked = check_unique(position, turns, effort=CPSAT_EFFORT, target=target)
+    if checked is None or not checked.unique:
+        return None
+    puzzle = Puzzle(kind="closing", objective="min-turns", target=target)
+    params = SolveParams(workers=1).with_settings(max_deterministic_time=CPSAT_EFFORT)
+    answer = solve_puzzle(position.replace(puzzle=puzzle), None, params)
+    if not answer.optimal:
+        return None
+    solved = (len(answer.line), answer.value, answer.actions)
+    if solved != (turns, target, checked.key[2]):
+        raise AssertionError(f"the solver answers the min-turns puzzle with (turns, points, "
+                             f"actions) {solved}, the check with "
+                             f"{(turns, target, checked.key[2])} (seed {seed})")
+    return _posed(seed, position, puzzle, turns, checked)
+
+
+def _engine_proven(seed: int, position: Position, turns: int) -> Made | None:
+    """A max-points closing over ``turns`` turns proven unique by the engine alone (see
+    :data:`ENGINE_PROVEN_TURNS`): a single optimal final position, and the engine's
+    optimal line, both within the node budget; or None."""
+    try:
+        rank, finals = engine_finals(position, turns, PREFILTER_NODES[turns])
+        if rank[0] <= 0 or finals != 1:
+            return None
+        best = exhaustive.best_closing(position, turns, node_cap=PREFILTER_NODES[turns])
+    except TimeoutError:
+        return None
+    if best.key != tuple(abs(v) for v in rank):
+        raise AssertionError(f"the engine's two searches differ: {best.key} and {rank} "
+                             f"(seed {seed})")
+    checked = Checked(best.key, tuple(best.line), True, {"wall_s": round(best.wall_s, 3)})
+    puzzle = Puzzle(kind="closing", turns=turns, objective="max-points")
+    return _posed(seed, position, puzzle, turns, checked, prover="the engine's exact search")
+
+
+def _posed(seed: int, position: Position, puzzle: Puzzle, turns: int,
+           checked: Checked, prover: str = "CP-SAT") -> Made:
+    """The puzzle file of ``checked``'s unique answer: graded, verified by the engine."""
+    points = checked.key[0]
+    difficulty, greedy = grade(points, position, turns, seed)
+    actions = sum(len(t) for t in checked.line)
     line = tuple(format_turn(t, position.grid) for t in checked.line)
     posed = position.replace(puzzle=puzzle, solution=Solution(points, line))
     header = (f"# Generated by boardsat generate (candidate seed {seed}); unique optimum "
-              f"{checked.key}\n# difficulty {difficulty}: greedy players reach {greedy} of "
+              f"{checked.key}{'' if prover == 'CP-SAT' else f' (proven by {prover})'}\n"
+              f"# difficulty {difficulty}: greedy players reach {greedy} of "
               f"{points} points; {actions} actions\n")
     text = header + write_position(posed)
     verdict = verify_solution(parse_position(text))

@@ -52,37 +52,46 @@ class Checked:
 
 
 def check_unique(position: Position, turns: int, params: SolveParams | None = None,
-                 effort: float | None = None) -> Checked | None:
+                 effort: float | None = None, target: int | None = None) -> Checked | None:
     """Solve the puzzle over ``turns`` turns and check that its final position is unique.
 
-    ``effort`` limits each solve in CP-SAT deterministic seconds (reproducible).
-    Returns None when the optimum is not proven within it.
+    Without ``target`` the puzzle is best-turn or a max-points closing (the rules'
+    order of lines); with it, the ``turns``-turn lines gaining at least ``target``
+    own points with the fewest actions (a min-turns puzzle whose minimum is
+    ``turns``: the caller proves that fewer turns fall short). ``effort`` limits
+    each solve in CP-SAT deterministic seconds (reproducible). Returns None when
+    the optimum is not proven within it (or no line reaches ``target``).
     """
     params = (params or SolveParams(workers=1)).with_settings(
         **settings(), max_deterministic_time=effort)
     start = time.perf_counter()
     tm = TurnModel(position, turns)
     finals = tm.state_vars()
-    objective = line_objective(tm, turns, actions=turns > 1)
+    if target is None:
+        objectives = [(line_objective(tm, turns, actions=turns > 1).expr, "max")]
+    else:
+        tm.model.add(tm.own_points() >= target)
+        objectives = [(tm.actions(), "min")]
     found: dict[str, Any] = {}
 
     def replay(solver: cp_model.CpSolver) -> None:
         line = tuple(tm.line(solver))
         key = (int(solver.value(tm.own_points())), int(solver.value(tm.other_points())))
-        if turns > 1:
+        if turns > 1 or target is not None:
             key += (int(solver.value(tm.actions())),)
         try:
             outcome = play_line(position, line)
         except InputError as exc:  # the engine refuses the model's line: not bad input
             raise EngineDisagreement(f"the engine refuses the model's line: {exc.message} "
                                      f"({exc.place})") from None
-        engine_key = (outcome.points, outcome.others) + ((outcome.actions,) if turns > 1 else ())
+        engine_key = (outcome.points, outcome.others) + (
+            (outcome.actions,) if turns > 1 or target is not None else ())
         if engine_key != key:
             raise EngineDisagreement(
                 f"the model's line is worth {key}, the engine says {engine_key}")
         found.update(line=line, key=key)
 
-    checked = unique_answer(tm.model, [(objective.expr, "max")], finals, params, found=replay)
+    checked = unique_answer(tm.model, objectives, finals, params, found=replay)
     if checked is None:
         return None
     first, last = checked.stages[0], checked.check

@@ -147,16 +147,18 @@ def best_turn(position: Position, *, time_cap: float | None = None) -> Exhaustiv
 
 
 def best_closing(position: Position, turns: int | None, objective: str = "max-points",
-                 target: int | None = None, *, time_cap: float | None = None) -> Exhaustive:
+                 target: int | None = None, *, time_cap: float | None = None,
+                 node_cap: int | None = None) -> Exhaustive:
     """Solve a closing puzzle: the player to move plays ``turns`` turns, nobody else moves.
 
     ``max-points`` (``turns`` required): key ``(points, others, actions)`` —
     maximise own points, then minimise others', then actions. ``min-turns``:
     key ``(turns_used, actions)`` for reaching ``target`` points; ``turns`` (if
     given) caps the horizon; PuzzleError when the target cannot be reached.
-    Game-end rules are not applied inside the puzzle.
+    Game-end rules are not applied inside the puzzle. TimeoutError past ``time_cap``
+    seconds or ``node_cap`` search nodes.
     """
-    clock = SearchClock(time_cap)
+    clock = SearchClock(time_cap, node_cap)
     if objective == "max-points":
         if turns is None or turns < 1:
             raise PuzzleError("a max-points closing puzzle needs turns >= 1")
