@@ -101,7 +101,7 @@ def markdown_summary(summary: list[dict[str, Any]]) -> str:
     of the two medians is then a bound (``≥``/``≤``) or unknown (``—``).
     """
     lines = ["| game | kind | horizon | cases | CP-SAT proven | CP-SAT median s | "
-             "exhaustive done | exhaustive median s | ratio exh./CP-SAT |",
+             "exhaustive done | exhaustive median s | ratio of the medians |",
              "|---|---|---|---|---|---|---|---|---|"]
     for row in summary:
         game = GAMES[row["game"]]
