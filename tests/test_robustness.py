@@ -23,7 +23,7 @@ from solver import tomlfile
 from solver.cpsat import Deadline, SolveParams
 from solver.errors import EXIT_INTERRUPTED, EXIT_NO_ANSWER, InputError, NoAnswer
 from solver.terra_nova import solve as tn_solve
-from solver.terra_nova.fileformat import read_position
+from solver.terra_nova.fileformat import parse_position, read_position
 from solver.terra_nova.model.turn_model import TurnModel
 from solver.terra_nova.position import MAX_BOARD_COLS, MAX_PUZZLE_TURNS
 
@@ -336,9 +336,14 @@ def test_progress_reports_points():
 
 def test_min_turns_progress_reports_actions_and_bound():
     notes: list[str] = []
-    tn_solve.solve_puzzle(read_position(TN / "puzzles" / "closing-min-turns.toml"), None,
-                          SolveParams(workers=1), progress=notes.append)
-    assert any("reach 32 points: best found" in n and "bound" in n for n in notes)
+    small = parse_position(  # one turn gains 4 points, two reach 6 (1 s)
+        'game = "terra-nova"\nplayers = ["red", "blue"]\nto_move = "red"\nstones_left = 10\n'
+        'board = """\na. aR a. b. b. c.\n  d. d. bB c. c. a.\n"""\n[puzzle]\nkind = "closing"\n'
+        'objective = "min-turns"\ntarget = 6\nturns = 3\n')
+    answer = tn_solve.solve_puzzle(small, None, SolveParams(workers=1), progress=notes.append)
+    assert len(answer.line) == 2
+    assert any(n.startswith("2 turn(s) reach 6 points: best found") and "bound" in n
+               for n in notes)
 
 
 # ---------------------------------------------------------------- 14. show replays RV solutions
