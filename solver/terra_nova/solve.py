@@ -92,31 +92,29 @@ def puzzle_of(position: Position, turns: int | None) -> tuple[str, int, int | No
     return "max-points", puzzle.turns or 1, None
 
 
-CLOSING_PORTFOLIO = ("default_lp", "max_lp")
-"""Max-points closings with several workers run CP-SAT's level-1 and level-2 LP
-searches side by side: level 1 alone never proved a full-board 2-turn closing
-(its LP leaves out the Boolean links "a region scores only when closed, closed
-only when its boundary is stones" and keeps a bound near 500 points), level 2
-proves most of them, and on small boards level 1 is the faster of the two
-(benchmarks/EXPERIMENTS.md, Terra Nova #7, #11, #12)."""
-
 LARGE_BOARD_CELLS = 100
-"""With one worker a max-points closing on a board of at least this many cells uses
-``linearization_level`` 2, a smaller board level 1 (measured: 42 cells, level 1
-3.7x faster; 172 cells, only level 2 proves; EXPERIMENTS.md, Terra Nova #12)."""
+"""Max-points closings on boards of at least this many cells solve with CP-SAT's
+``linearization_level`` 2: level 1 leaves the Boolean links "a region scores only
+when closed, closed only when its boundary is stones" out of the LP, whose bound
+then stays near 500 points on the full board, and never proved a full-board 2-turn
+closing; level 2 proves most. Smaller boards keep level 1, faster there (42 cells:
+3.7x). Measured in benchmarks/EXPERIMENTS.md, Terra Nova #7, #12, #14."""
+
+LARGE_BOARD_SUBSOLVERS = ("default",)
+"""With several workers CP-SAT's default full subsolver (``default_lp``) forces
+level 1 and ``max_lp`` adds every LP row up front (4x slower here); ``default`` is
+the parameters as given, so the full worker keeps level 2, LNS fills the others."""
 
 
-def settings(kind: str | None = None, *, cells: int = 0, workers: int = 1) -> dict[str, Any]:
+def settings(kind: str | None = None, *, cells: int = 0) -> dict[str, Any]:
     """The CP-SAT parameters Terra Nova models solve with (``SolveParams.settings``);
-    ``cells`` and ``workers`` choose the LP of max-points closings."""
+    ``cells`` (the board's size) chooses the LP of max-points closings."""
     chosen: dict[str, Any] = {"cp_model_probing_level": PROBING_LEVEL}
     if kind == "best-turn":
         chosen["linearization_level"] = BEST_TURN_LINEARIZATION_LEVEL
-    elif kind == "max-points" and workers > 1:
-        chosen["subsolvers"] = list(CLOSING_PORTFOLIO)
-        chosen["num_full_subsolvers"] = len(CLOSING_PORTFOLIO)
     elif kind == "max-points" and cells >= LARGE_BOARD_CELLS:
         chosen["linearization_level"] = 2
+        chosen["subsolvers"] = list(LARGE_BOARD_SUBSOLVERS)
     return chosen
 
 
@@ -181,7 +179,7 @@ def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
         _note(progress, f"best found: {own} points (bound {top}) after {wall:.1f}s")
 
     _note(progress, f"solving ({len(tm.candidates)} candidate regions)")
-    chosen = settings(kind, cells=position.grid.size, workers=params.workers)
+    chosen = settings(kind, cells=position.grid.size)
     solver, result = solve(tm.model, params.with_settings(**chosen), progress=report)
     if not result.feasible:
         if result.status == "infeasible":
