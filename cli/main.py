@@ -162,8 +162,9 @@ def solve(file: Path, turns: int | None, draws: int | None, time_limit: float | 
     the highest score the player can reach with the draw budget. Terra Nova
     (KOSMOS): the puzzle its [puzzle] names (docs/terra-nova-kosmos.md). The
     answer is replayed through the reference engine before it is printed. --time-limit
-    counts from the start of the command and covers building the model (a model
-    not built in time: one line, exit 2).
+    counts from the start of the command and covers building the model (a Terra
+    Nova model not built in time: one line, exit 2; Rift Valley then answers
+    with no draws, not proven optimal).
 
     \b
     Exit status: 0 answer printed (proven optimal or not); 1 the engine

@@ -225,8 +225,16 @@ def test_rift_valley_model_building_stops_at_the_deadline():
 
 
 def test_rift_valley_time_limit_covers_model_building():
-    result = run("solve", RV_POSITION, "--time-limit", "0.001", "--workers", "1")
-    one_line_error(result, EXIT_NO_ANSWER, str(RV_POSITION), "time limit")
+    # Drawing nothing is always legal: a limit that ends during the build still
+    # answers (not proven, no bound) instead of "no answer".
+    result = run("solve", RV_POSITION, "--time-limit", "0.001", "--workers", "1", "--json")
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.stdout)
+    assert answer["optimal"] is False and answer["bound"] is None and answer["draws"] == []
+    assert answer["stats"]["status"] == "model not built in time"
+    text = run("solve", RV_POSITION, "--time-limit", "0.001", "--workers", "1")
+    assert text.exit_code == 0 and "not proven optimal" in text.output
+    assert "model not built in time" in text.output
 
 
 def test_time_limit_covers_model_building(tmp_path):
@@ -398,10 +406,13 @@ def test_json_errors_are_a_json_object(tmp_path):
 
 
 def test_no_answer_under_json(monkeypatch):
-    def no_time(self):
+    import solver.rift_valley.solve as rv_solve
+
+    def no_time(*args, **kwargs):
         raise NoAnswer("no line found within the time limit")
-    monkeypatch.setattr(SolveParams, "check", no_time)
-    # (a Terra Nova model cut short is exit 2: test_time_limit_covers_model_building)
+    monkeypatch.setattr(rv_solve, "solve", no_time)
+    # (a Terra Nova model cut short is exit 2: test_time_limit_covers_model_building;
+    # a Rift Valley one answers with no draws: test_rift_valley_time_limit_covers_...)
     result = run("solve", RV_POSITION, "--json", "--time-limit", "1")
     one_line_error(result, EXIT_NO_ANSWER, "no line found")
     assert json.loads(result.stdout) == {"error": "no line found within the time limit",

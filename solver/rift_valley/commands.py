@@ -268,8 +268,10 @@ def _print(file: Path, answer: Answer, screen: Screen) -> None:
     screen.print(Text(f"draws in order ({len(answer.draws)})", style="bold underline"))
     if answer.draws:
         screen.print(_draws_table(answer))
-    else:
+    elif answer.optimal:
         screen.print("no draw improves the score")
+    else:
+        screen.print("none found in time")
     screen.print(Text("after (new elements underlined)", style="bold underline"))
     screen.print(render_board(answer.after, highlight=_answer_cells(answer)))
     bound = "" if answer.bound is None else f"; bound {answer.bound}"
@@ -278,6 +280,9 @@ def _print(file: Path, answer: Answer, screen: Screen) -> None:
     screen.print(f"score [bold]{answer.value}[/] for {player}: {verdict}, "
                  f"replayed by the engine")
     stats = answer.stats
+    if "branches" not in stats:  # no model was solved: say why instead of zero counts
+        screen.print(f"[grey50]{answer.wall_s:.2f} s, {stats['status']}[/]")
+        return
     screen.print(f"[grey50]{answer.wall_s:.2f} s, {stats.get('branches', 0)} branches, "
                  f"{stats.get('conflicts', 0)} conflicts, {stats.get('trails', 0)} candidate "
                  f"trails, {stats.get('stop_cells', 0)} stop cells[/]")

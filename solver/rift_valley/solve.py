@@ -7,12 +7,13 @@ reported order) and re-scored there; any disagreement with the model raises
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from solver.cpsat import SolveParams, solve
 from solver.cpsat.harness import ProgressFn
-from solver.errors import EngineDisagreement, PuzzleError
+from solver.errors import EngineDisagreement, NoAnswer, PuzzleError
 from solver.rift_valley.engine.draws import IllegalDraw, play_draws, validate
 from solver.rift_valley.engine.scoring import Score, score
 from solver.rift_valley.model.max_score import build_model
@@ -65,11 +66,18 @@ def solve_max_score(position: Position, draws: int | None = None,
     an engine score below the model's, or any difference at a proven
     optimum, is a disagreement.
     """
+    start = time.monotonic()
     params = (params or SolveParams()).started()
     if draws is not None:
         position = position.replace(draws=draws)
     validate(position, rules)
-    built = build_model(position, position.draws, rules.stops_block_all_colours, params.check)
+    try:
+        built = build_model(position, position.draws, rules.stops_block_all_colours,
+                            params.check)
+    except NoAnswer:
+        # The limit ran out while building: drawing nothing is always legal, so
+        # that is the best answer found (not proven, no bound).
+        return _unproven_nothing(position, rules, time.monotonic() - start)
     settings = SETTINGS if position.draws is not None else UNLIMITED_SETTINGS
     solver, result = solve(built.model, params.with_settings(**settings), progress=progress)
     stats = dict(result.stats, trails=len(built.candidates.trails),
@@ -97,6 +105,16 @@ def solve_max_score(position: Position, draws: int | None = None,
     return Answer(value=value, draws=chosen, optimal=result.optimal, bound=bound,
                   wall_s=result.wall_s, before=position, after=after, breakdown=breakdown,
                   stats=stats)
+
+
+def _unproven_nothing(position: Position, rules: Rules, wall_s: float) -> Answer:
+    """The answer "draw nothing", scored by the engine, when no model could be built in time."""
+    after = replay(position, (), rules)
+    breakdown = score(after, position.player)
+    return Answer(value=breakdown.total, draws=(), optimal=False, bound=None,
+                  wall_s=wall_s,
+                  before=position, after=after, breakdown=breakdown,
+                  stats={"status": "model not built in time"})
 
 
 FULL_SUBSOLVERS = ("max_lp", "default_lp", "core", "quick_restart", "no_lp")

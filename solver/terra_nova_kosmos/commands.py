@@ -169,7 +169,7 @@ def verify(file: Path, as_json: bool, screen: Screen) -> int:
                     | _details(position, result))
     elif ok:
         screen.print(f"[bold green]ok[/]: the line is legal and worth {result.value} "
-                     f"({said(result)}, {result.turns} turns)")
+                     f"({said(result)}, {turns_said(result.turns)})")
     else:
         screen.print(f"[bold red]not ok[/]: {message}")
     return 0 if ok else 1
@@ -182,6 +182,11 @@ def _details(position: Position, result: Any) -> dict[str, Any]:
             name: None if result is None else getattr(result, name)
             for name in ("points", "leftover", "given")}
     return {"others": None if result is None else result.others}
+
+
+def turns_said(turns: int) -> str:
+    """``turns`` in words: "1 turn", "3 turns"."""
+    return f"{turns} turn" if turns == 1 else f"{turns} turns"
 
 
 def said(result: Any) -> str:
@@ -226,6 +231,6 @@ def solve(file: Path, params: SolveParams, as_json: bool, screen: Screen) -> int
              f"{'unknown' if answer.bound is None else answer.bound})[/]")
     gain = (f"{position.to_move} scores {result.value} ({said(result)}, "
             if best else f"{position.to_move} gains {result.value} (others {result.others}, ")
-    screen.print(f"{gain}{result.turns} turns): {proof}, replayed by the engine; "
+    screen.print(f"{gain}{turns_said(result.turns)}): {proof}, replayed by the engine; "
                  f"{answer.wall_s:.2f}s")
     return 0

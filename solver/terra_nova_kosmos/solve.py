@@ -121,8 +121,9 @@ def solve_last_round(position: Position, params: SolveParams | None = None, *,
                      progress: Progress | None = None) -> Answer:
     """Solve the position's last-round puzzle; the engine replays the answer.
 
-    PuzzleError when the position poses no last-round puzzle the model covers or
-    no line is found in time; EngineDisagreement when the engine disagrees.
+    PuzzleError when the position poses no last-round puzzle the model covers;
+    EngineDisagreement when the engine disagrees. When CP-SAT finds no line in
+    time, the answer is the line that passes at once, not proven optimal.
     """
     params = params or SolveParams()
     validate(position)
