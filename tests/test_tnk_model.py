@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from tnk_last_round import last_round
 
@@ -59,8 +61,8 @@ def test_house_founds_a_town():
 
 
 def test_refuses_what_it_does_not_encode():
-    position = last_round(ROW, {"blue": "seebaeren", "red": "golems"})
-    with pytest.raises(Unsupported, match="Seebären"):
+    position = last_round(ROW.replace("lBh", "l.."), FACTIONS)
+    with pytest.raises(Unsupported, match="no building"):
         build_last_round(position)
     position = last_round(ROW, FACTIONS, passed=[])
     with pytest.raises(Unsupported, match="passed"):
@@ -95,8 +97,8 @@ BOARD_ACTIONS_USED = ["pa-bridge3", "pa-bridge4", "pa-spade1", "pa-spade2", "pa-
 
 def test_ifrit_palace_builds_its_edge_house():
     # the left palace (14) on b1 puts a free house on the unbuilt edge hex c1, which
-    # completes a town: palace 3 + Kontor a2 2 + houses a1, c1 = 7 (or the palace on
-    # a2 and the house on a3); r-palace5 5 + t9 9 + area 12 - money 4
+    # completes a town: palace 3 + Kontor a2 2 + houses a1, c1 = 7 (or the house on
+    # a3, or the palace on a2); r-palace5 5 + t9 9 + area 12 - money 4
     position = last_round(IFRIT, {"red": "ifrit", "blue": "flaschengeister"},
                           {"red": {"money": 14, "power": [8, 0, 0]}},
                           power_actions_used=[*BOARD_ACTIONS_USED, "pa-money7"],
@@ -105,7 +107,7 @@ def test_ifrit_palace_builds_its_edge_house():
     answer = solve_last_round(position, ONE)
     line = answer.line_text(position)
     assert answer.optimal and answer.key == (26, -28, -2)
-    assert line[0] in ("upgrade b1 pl @c1 town:t9", "upgrade a2 pl @a3 town:t9")
+    assert re.fullmatch(r"upgrade (b1|a2) pl @(c1|a3) town:t9", line[0])
 
 
 @pytest.mark.parametrize(("adjacency", "value", "first"),
@@ -123,3 +125,28 @@ def test_bridge_adjacency_owner(adjacency, value, first):
     answer = solve_last_round(position, ONE)
     assert answer.optimal and answer.result.value == value
     assert answer.line_text(position) == [first, "pass b-house"]
+
+
+RIVER_TOWN = """
+l.. r.. r.. lBk
+  r.. w.. sKh l..
+lBp lBp sKh f..
+"""
+
+
+def test_seebaeren_town_over_the_river():
+    # terraform b2 build: b2 and d1 do not touch but share river hex c1; linked there
+    # [D26], Kontor d1 2 + house b2 1 + palaces a3, b3 6 make a town of 4 buildings
+    position = last_round(RIVER_TOWN, {"blue": "seebaeren", "black": "kobolde"},
+                          {"blue": {"vp": 21, "money": 12, "power": [1, 1, 6],
+                                    "bonus": "b-reach", "palaces": ["left", "right"]},
+                           "black": {"vp": 15, "money": 1, "power": [0, 4, 4]}},
+                          power_actions_used=BOARD_ACTIONS_USED,
+                          bonus_display={"b-m3p3": 3, "b-spade": 0},
+                          round_tiles=["r-spade2", "r-kontor3", "r-palace5", "r-ship2",
+                                       "r-town5"])
+    answer = solve_last_round(position, ONE)
+    assert answer.optimal and answer.key == (28, -25, -3)
+    line = answer.line_text(position)
+    assert "terraform b2 build" in line
+    assert any(re.search(r"town:t9@c1$", turn) for turn in line)

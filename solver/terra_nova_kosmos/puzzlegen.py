@@ -54,8 +54,8 @@ from solver.terra_nova_kosmos.rules import (
 from solver.terra_nova_kosmos.solve import best_claim, best_replayed, replayed
 
 MODEL_FACTIONS = ("flaschengeister", "golems", "kobolde", "feen", "wuestentoechter",
-                  "ifrit", "erfinderinnen", "druiden", "feline")
-"""Factions the model takes as the player to move (not Seebären)."""
+                  "seebaeren", "ifrit", "erfinderinnen", "druiden", "feline")
+"""Factions the player to move may play in a generated position (every one)."""
 BEST_ROUND_FACTIONS = ("flaschengeister", "golems", "kobolde", "feen", "wuestentoechter",
                        "erfinderinnen", "feline")
 """Factions of the best-round puzzles the generator draws and the cross-check samples

@@ -83,9 +83,11 @@ class Geometry:
             return None
 
 
-def _reachable(position: Position, start: set[int], max_ship: int, extra: set[int]) -> set[int]:
-    """Unbuilt landscape hexes reachable from ``start`` by chains of range steps
-    (side, any bridge spot, shipping up to ``max_ship``), plus ``extra``."""
+def _reachable(position: Position, start: set[int], max_ship: int, extra: set[int],
+               depth: int) -> set[int]:
+    """Unbuilt landscape hexes reachable from ``start`` and ``extra`` by chains of at most
+    ``depth`` range steps (side, any bridge spot, shipping up to ``max_ship``), plus
+    ``extra``."""
     grid, river = position.grid, position.board.river
     free = {c for c in range(grid.size)
             if c not in river and position.buildings[c] is None}
@@ -93,25 +95,32 @@ def _reachable(position: Position, start: set[int], max_ship: int, extra: set[in
     for a, b in position.board.bridge_spots:
         spot_nb.setdefault(a, set()).add(b)
         spot_nb.setdefault(b, set()).add(a)
-    seen = set(start)
-    queue = deque(sorted(start))
+    sources = start | (extra & free)
+    seen = set(sources)
+    level = dict.fromkeys(sources, 0)
+    queue = deque(sorted(sources))
     while queue:
         cell = queue.popleft()
+        if level[cell] >= depth:
+            continue
         near = set(grid.neighbours[cell]) | spot_nb.get(cell, set())
         near |= {x for x, d in river_hops(position, cell).items() if d <= max_ship}
         for nb in sorted(near):
             if nb in free and nb not in seen:
                 seen.add(nb)
+                level[nb] = level[cell] + 1
                 queue.append(nb)
     return (seen - start) | (extra & free)
 
 
-def build_geometry(position: Position, max_ship: int, extra: set[int]) -> Geometry:
+def build_geometry(position: Position, max_ship: int, extra: set[int],
+                   depth: int = FAR) -> Geometry:
     """The model's nodes and links for P = ``position.to_move``; ``max_ship`` bounds P's
-    shipping value during play, ``extra`` are hexes P may build on without range."""
+    shipping value during play, ``extra`` are hexes P may build on without range,
+    ``depth`` bounds the range steps from P's buildings (or ``extra``) to a node."""
     me = position.to_move
     own = [c for c in position.buildings_of(me)]
-    candidates = sorted(_reachable(position, set(own), max_ship, extra))
+    candidates = sorted(_reachable(position, set(own), max_ship, extra, depth))
     nodes = tuple(own + candidates)
     index = {cell: i for i, cell in enumerate(nodes)}
     side = tuple(tuple(index[nb] for nb in position.grid.neighbours[c] if nb in index)

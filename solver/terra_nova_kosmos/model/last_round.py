@@ -44,6 +44,7 @@ from solver.terra_nova_kosmos.model.scope import horizon as turn_bound
 from solver.terra_nova_kosmos.model.scope import (
     money_bound,
     once_specials,
+    range_depth,
     unsupported,
 )
 from solver.terra_nova_kosmos.notation import Action, Exchange, Town, Turn
@@ -91,8 +92,8 @@ DIGS = ("terraform", "pa-spade1", "b-spade", "feen-spade", "pa-spade2", "pa-spad
 """Actions that transform with spades (``pa-spade2x2``: ``pa-spade2`` on two hexes)."""
 FREE_SPADE = ("pa-spade1", "b-spade", "feen-spade")
 KINDS = ("build", *DIGS, "desert-dig", "lake-house", "upgrade-k", "upgrade-pl", "upgrade-pr",
-         "inv-kontor", "ship", "pa-ship", "bridge", "pa-bridge3", "pa-bridge4", "pa-money7",
-         "pass", "idle")
+         "inv-kontor", "free-kontor", "ship", "pa-ship", "bridge", "pa-bridge3", "pa-bridge4",
+         "pa-money7", "pass", "idle")
 BRIDGING = ("bridge", "pa-bridge3", "pa-bridge4")
 RANK_FREE = 0
 
@@ -169,6 +170,10 @@ class Step:
     edge: dict[int, Any] = field(default_factory=dict)
     """Ifrit left palace: the edge hex made home (a free house on it if one is left)."""
     edge_house: Any = False
+    pl_ship: Any = False
+    """Seebären left palace: its free shipping step."""
+    river: dict[int, Any] = field(default_factory=dict)
+    """Seebären: river hex → a town founded over it after the action [D26]."""
     bridge: dict[int, Any] = field(default_factory=dict)
     found: dict[int, Any] = field(default_factory=dict)
     tiles: dict[str, Any] = field(default_factory=dict)
@@ -193,6 +198,8 @@ class State:
     town: list[Any]
     tiles_left: Any
     passed: Any
+    links: dict[tuple[int, int], Any] = field(default_factory=dict)
+    """Seebären: node pair → linked over the river (an edge of the town graph)."""
 
 
 @dataclass
@@ -237,12 +244,17 @@ class _Builder:
         """The Ifrit left palace (and its edge house [D20]) may still be built."""
         if self.edge_possible:
             extra |= set(position.board.edge)
-        self.g = build_geometry(position, max(self.max_ship, self.player.shipping) + self.reach,
-                                extra)
         self.home_letter = {v: k for k, v in LETTER_LANDSCAPE.items()}[self.faction.home]
-        non_home = sum(1 for c in self.g.nodes[self.g.own:]
-                       if position.landscape[c] != self.home_letter)
-        self.T = turn_bound(position, self.g.size - self.g.own, non_home)
+        ship = max(self.max_ship, self.player.shipping) + self.reach
+        self.g = build_geometry(position, ship, extra)
+        self.T = self.horizon()
+        # a bound found on more candidates holds for fewer: narrow, then bound again
+        depth = range_depth(position, self.g.size - self.g.own, self.T)
+        self.g = build_geometry(position, ship, extra, depth)
+        self.T = self.horizon()
+        self.static_links = {self.pair(a, b) for a, b in self.player.links}
+        """Seebären links on the map (node pairs)."""
+        self.river_pairs = self.river_link_pairs()
         self.m = cp_model.CpModel()
         self.false = self.m.new_constant(0)
         self.mmax = money_bound(position, self.g.size - self.g.own)
@@ -265,6 +277,32 @@ class _Builder:
     def refusal(self, position: Position) -> str | None:
         """Why the model cannot take ``position`` (None: it can)."""
         return unsupported(position)
+
+    def horizon(self) -> int:
+        """The bound on P's turns for the current nodes."""
+        non_home = sum(1 for c in self.g.nodes[self.g.own:]
+                       if self.p.landscape[c] != self.home_letter)
+        return turn_bound(self.p, self.g.size - self.g.own, non_home)
+
+    def pair(self, a: int, b: int) -> tuple[int, int]:
+        """The node pair (smaller first) of two map cells."""
+        i, j = self.g.node(a), self.g.node(b)
+        return (min(i, j), max(i, j))
+
+    def river_link_pairs(self) -> dict[int, list[tuple[int, int]]]:
+        """Seebären with town tiles: per river hex, the node pairs a town over it would
+        link ([D26]: both next to the river hex, not sharing a side, not linked yet)."""
+        if self.fid != "seebaeren" or not self.player.town_tiles:
+            return {}
+        g, grid = self.g, self.p.grid
+        out = {}
+        for r in sorted(self.p.board.river):
+            around = sorted(i for i in (g.node(c) for c in grid.neighbours[r]) if i is not None)
+            pairs = [(i, j) for x, i in enumerate(around) for j in around[x + 1:]
+                     if j not in g.side[i] and (i, j) not in self.static_links]
+            if pairs:
+                out[r] = pairs
+        return out
 
     # ---- small helpers
     def bool(self, name: str) -> cp_model.IntVar:
@@ -344,12 +382,18 @@ class _Builder:
                      {},
                      "left" in self.player.palaces, "right" in self.player.palaces,
                      [i in town_cells for i in range(g.size)], len(self.player.town_tiles),
-                     False)
+                     False, {**{x: True for x in self.static_links},
+                             **{x: False for ps in self.river_pairs.values() for x in ps}})
 
     def initial_towns(self) -> set[int]:
         """Node numbers of P's buildings in a component holding a town."""
         g = self.g
-        marks = {g.node(c) for c in self.player.towns}
+        grid = self.p.grid
+        marks = {g.node(c) for c in self.player.towns if c not in self.p.board.river}
+        for r in self.player.towns:
+            if r in self.p.board.river:
+                marks |= {g.node(c) for link in self.player.links for c in link
+                          if all(r in grid.neighbours[x] for x in link)}
         edges = self.town_edges_static()
         out: set[int] = set()
         for start in range(g.own):
@@ -367,7 +411,7 @@ class _Builder:
     def town_edges_static(self) -> dict[int, list[int]]:
         g = self.g
         edges: dict[int, list[int]] = {i: list(g.side[i]) for i in range(g.size)}
-        for i, j in sorted(g.old_bridges):
+        for i, j in sorted(g.old_bridges | self.static_links):
             edges[i].append(j)
             edges[j].append(i)
         return edges
@@ -389,7 +433,7 @@ class _Builder:
             return kind not in p.power_actions_used
         if kind == "pa-spade2x2":
             return "pa-spade2" not in p.power_actions_used
-        if kind in ("b-spade", "feen-spade", "lake-house", "desert-dig"):
+        if kind in ("b-spade", "feen-spade", "lake-house", "desert-dig", "free-kontor"):
             return kind in self.specials
         if kind == "inv-kontor":
             return fid == "erfinderinnen" and (prev.left is not False)
@@ -423,7 +467,10 @@ class _Builder:
         spades = self.spades(t, step, prev)
         cost = self.cost(t, step, prev, spades)
         self.palaces(t, step, prev, nxt)
+        nxt.links = dict(prev.links)
         self.towns(t, step, nxt)
+        self.river_towns(t, step, nxt)
+        self.take_tiles(t, step, prev, nxt)
         self.shipping(t, step, prev, nxt)
         self.resources(t, step, prev, nxt, cost, spades)
         self.step_points(t, step, prev, spades)
@@ -435,6 +482,7 @@ class _Builder:
         P's next turn"); once per round is summed over the steps in :meth:`finish`."""
         for k in ("feen-spade", "lake-house", "desert-dig", "inv-kontor"):
             self.clause([prev.left], [kind[k]])
+        self.clause([prev.right], [kind["free-kontor"]])
 
     def cells(self, t: int, step: Step, prev: State) -> State:
         """Per-node effects and the new building state."""
@@ -442,7 +490,8 @@ class _Builder:
         house, kontor, palace, built, home = [], [], [], [], []
         own = g.own
         for i in range(g.size):
-            up_k = self.bool(f"upk_{t}_{i}") if kind["upgrade-k"] is not False else False
+            up_k = (self.bool(f"upk_{t}_{i}") if kind["upgrade-k"] is not False
+                    or kind["free-kontor"] is not False else False)
             up_p = self.bool(f"upp_{t}_{i}") if (kind["upgrade-pl"] is not False
                                                   or kind["upgrade-pr"] is not False) else False
             if prev.house[i] is False:
@@ -525,7 +574,8 @@ class _Builder:
         m.add(self.lin(list(step.house.values()))
               == self.lin([k["build"], k["lake-house"], step.edge_house]) + build_opt)
         m.add(self.lin(list(step.inv.values())) == self.lin([k["inv-kontor"]]))
-        m.add(self.lin(list(step.up_k.values())) == self.lin([k["upgrade-k"]]))
+        m.add(self.lin(list(step.up_k.values())) == self.lin([k["upgrade-k"],
+                                                               k["free-kontor"]]))
         m.add(self.lin(list(step.up_p.values()))
               == self.lin([k["upgrade-pl"], k["upgrade-pr"]]))
         any_family = self.any_of([x for x in family if x is not False], "family")
@@ -697,7 +747,8 @@ class _Builder:
                         continue
                     price = ((FELINE_KONTOR_COST_NEIGHBOUR if nbv else FELINE_KONTOR_COST)
                              if pv else (KONTOR_COST_NEIGHBOUR if nbv else KONTOR_COST))
-                    cond = [up]
+                    cond = [up] + ([step.kind["upgrade-k"]]
+                                   if step.kind["free-kontor"] is not False else [])
                     for lit, val in ((nb, nbv), (pal, pv)):
                         if not isinstance(lit, bool):
                             cond.append(lit if val else ~lit)
@@ -713,6 +764,9 @@ class _Builder:
                 self.m.add_implication(k[kind], ~before) if before is not True \
                     else self.m.add(k[kind] == 0)
             setattr(nxt, side, self.next_bool(before, [k[kind]], [], f"{side}_{t}"))
+        if self.fid == "seebaeren" and k["upgrade-pl"] is not False:
+            step.pl_ship = self.bool(f"plship_{t}")
+            self.m.add_implication(step.pl_ship, k["upgrade-pl"])
 
     # ---- towns: components of P's buildings after every step
     def druid_settlements(self) -> bool:
@@ -739,10 +793,10 @@ class _Builder:
         n = g.size
         anchor = self.anchors(t, step, prev)
         if not anchor:
-            nxt.town, nxt.tiles_left = list(prev.town), prev.tiles_left
+            nxt.town = list(prev.town)
             self.town_count.append(0)
             return
-        edges = self.town_edges(nxt.bridge)
+        edges = self.town_edges(nxt)
         member = [self.bool(f"mem_{t}_{i}") if nxt.built[i] is not False else False
                   for i in range(n)]
         rank = [m.new_int_var(0, n - 1, f"mrank_{t}_{i}") for i in range(n)]
@@ -799,10 +853,6 @@ class _Builder:
         grow = self.any_of([found, negate(fresh)], f"mgrow_{t}")
         nxt.town = [self.next_town(prev.town[i], member[i], grow, f"town_{t}_{i}")
                     for i in range(n)]
-        step.tiles = {x: self.bool(f"tile_{t}_{x}") for x in tiles}
-        m.add(sum(step.tiles.values()) == found)
-        nxt.tiles_left = m.new_int_var(0, len(tiles), f"tiles_left_{t}")
-        m.add(nxt.tiles_left == prev.tiles_left - found)
         self.town_count.append(found)
 
     def next_town(self, before: Any, member: Any, grow: Any, name: str) -> Any:
@@ -863,7 +913,7 @@ class _Builder:
         0/1 weight per node, e.g. "on an edge hex")."""
         m, g = self.m, self.g
         n = g.size
-        edges = self.town_edges(nxt.bridge)
+        edges = self.town_edges(nxt)
         lab = [m.new_int_var(0, n - 1, f"lab_{t}_{i}") for i in range(n)]
         rank = [m.new_int_var(0, n - 1, f"rank_{t}_{i}") for i in range(n)]
         root = [self.bool(f"root_{t}_{i}") if nxt.built[i] is not False else False
@@ -927,7 +977,6 @@ class _Builder:
         tiles = [x for x in TOWN_TILES if x in self.player.town_tiles]
         if not tiles:
             nxt.town = list(prev.town)
-            nxt.tiles_left = prev.tiles_left
             self.town_count.append(0)
             return
         if not self.several_towns_possible():
@@ -987,13 +1036,6 @@ class _Builder:
                     together = [x for x in (nxt.built[i], nxt.built[j], e) if x is not True]
                     m.add(town_lits[i] == town_lits[j]).only_enforce_if(together)
         nxt.town = town_lits
-        step.tiles = {x: self.bool(f"tile_{t}_{x}") for x in tiles}
-        if tiles:
-            m.add(sum(step.tiles.values()) == count)
-            nxt.tiles_left = m.new_int_var(0, len(tiles), f"tiles_left_{t}")
-            m.add(nxt.tiles_left == prev.tiles_left - count)
-        else:
-            nxt.tiles_left = 0
         self.town_count.append(count)
 
     def town_cut(self, step: Step, count: Any, tiles: int) -> None:
@@ -1008,9 +1050,91 @@ class _Builder:
         many = k["upgrade-pr"] if self.fid in SIDE_A else False
         self.m.add(count <= sum(change) + (tiles - 1) * self.lin([many]))
 
-    def town_edges(self, bridge: list[Any]) -> dict[int, list[tuple[int, Any]]]:
-        """Per node: (neighbour node, edge literal) of the town graph (sides, bridges)."""
-        g = self.g
+    def take_tiles(self, t: int, step: Step, prev: State, nxt: State) -> None:
+        """One town tile per town the step founds, while tiles last."""
+        tiles = [x for x in TOWN_TILES if x in self.player.town_tiles]
+        count = self.town_count[-1]
+        if not tiles or (isinstance(count, int) and count == 0):
+            nxt.tiles_left = prev.tiles_left
+            return
+        step.tiles = {x: self.bool(f"tile_{t}_{x}") for x in tiles}
+        self.m.add(sum(step.tiles.values()) == count)
+        nxt.tiles_left = self.m.new_int_var(0, len(tiles), f"tiles_left_{t}")
+        self.m.add(nxt.tiles_left == prev.tiles_left - count)
+
+    def river_towns(self, t: int, step: Step, nxt: State) -> None:
+        """Seebären towns over the river ([D26]), after the action and its towns, the
+        pass included: a town over river hex r links every pair of P's buildings next to
+        r that share no side (at least one new link); the component this joins must hold
+        no town, at most one river town of the step, ≥ 4 buildings and the value."""
+        if not self.river_pairs:
+            return
+        m, g = self.m, self.g
+        idle = step.kind["idle"]
+        lits = []
+        reps: list[list[Any]] = [[] for _ in range(g.size)]
+        new_links: dict[tuple[int, int], list[Any]] = {}
+        for r, pairs in self.river_pairs.items():
+            y = self.bool(f"river_{t}_{r}")
+            step.river[r] = y
+            lits.append(y)
+            if idle is not False:
+                m.add_implication(y, ~idle)
+            linked = [self.both(nxt.built[i], nxt.built[j], f"rl_{t}_{r}_{i}_{j}")
+                      for i, j in pairs]
+            self.clause(linked, [y])
+            for (i, j), both in zip(pairs, linked, strict=True):
+                new_links.setdefault((i, j), []).append(self.both(y, both, f"nl_{t}_{r}_{i}"
+                                                                           f"_{j}"))
+            around = sorted({x for pr in pairs for x in pr})
+            z = [self.both(y, nxt.built[i], f"rz_{t}_{r}_{i}") for i in around]
+            pick = [self.bool(f"rp_{t}_{r}_{i}") if x is not False else False
+                    for i, x in zip(around, z, strict=True)]
+            for x, p in zip(z, pick, strict=True):
+                if p is not False:
+                    m.add_implication(p, x)
+            m.add(self.lin(pick) == y)
+            for i, p in zip(around, pick, strict=True):
+                if p is not False:
+                    reps[i].append(p)
+        for key, news in sorted(new_links.items()):
+            nxt.links[key] = self.any_of([nxt.links[key], *news], f"link_{t}_{key[0]}_{key[1]}")
+        count = m.new_int_var(0, len(lits), f"rivertowns_{t}")
+        m.add(count == sum(lits))
+        m.add(count + self.town_count[-1] <= self.states[-1].tiles_left)
+        root, size, value, old, edges, hosted = self.components(
+            t, nxt, nxt, [self.lin(x) for x in reps])
+        joined = []
+        for i in range(g.size):
+            if root[i] is False:
+                joined.append(False)
+                continue
+            m.add(hosted[i] <= 1)
+            town = self.both(root[i], self.reify_ge(hosted[i], 1, f"rh_{t}_{i}"),
+                             f"rtown_{t}_{i}")
+            m.add(old[i] == 0).only_enforce_if(town)
+            m.add(size[i] >= TOWN_MIN_BUILDINGS).only_enforce_if(town)
+            m.add(value[i] >= TOWN_MIN_VALUE).only_enforce_if(town)
+            joined.append(town)
+        inside = [self.bool(f"rin_{t}_{i}") if nxt.built[i] is not False else False
+                  for i in range(g.size)]
+        for i in range(g.size):
+            if inside[i] is False:
+                continue
+            if root[i] is not False:
+                m.add(inside[i] == joined[i]).only_enforce_if(root[i])
+            for j, e in edges[i]:
+                if i < j and inside[j] is not False:
+                    together = [x for x in (nxt.built[i], nxt.built[j], e) if x is not True]
+                    m.add(inside[i] == inside[j]).only_enforce_if(together)
+        nxt.town = [self.any_of([a, b], f"rtownin_{t}_{i}")
+                    for i, (a, b) in enumerate(zip(nxt.town, inside, strict=True))]
+        self.town_count[-1] = self.town_count[-1] + count
+
+    def town_edges(self, state: State) -> dict[int, list[tuple[int, Any]]]:
+        """Per node: (neighbour node, edge literal) of the town graph in ``state``
+        (sides, bridges, Seebären links)."""
+        g, bridge = self.g, state.bridge
         edges: dict[int, list[tuple[int, Any]]] = {i: [(j, True) for j in g.side[i]]
                                                    for i in range(g.size)}
         for i, j in sorted(g.old_bridges):
@@ -1021,6 +1145,10 @@ class _Builder:
             if i is not None and j is not None and bridge[s] is not False:
                 edges[i].append((j, bridge[s]))
                 edges[j].append((i, bridge[s]))
+        for (i, j), lit in sorted(state.links.items()):
+            if lit is not False:
+                edges[i].append((j, lit))
+                edges[j].append((i, lit))
         return edges
 
     def threshold(self, nxt: State) -> Any:
@@ -1037,34 +1165,37 @@ class _Builder:
         return state.ship_at_least.get(h, False)
 
     def shipping(self, t: int, step: Step, prev: State, nxt: State) -> None:
-        """Shipping by action, ``pa-ship`` or town tile ``tship`` ([D14]: not past the
-        track end; ``tship`` there moves nothing)."""
+        """Shipping by action, ``pa-ship``, the Seebären left palace or town tile
+        ``tship`` ([D14]: an action not at the track end; ``tship`` there moves
+        nothing); the track's VP for every space reached."""
         m, k = self.m, step.kind
         top = self.at_least(prev, self.max_ship)
-        moves = [x for x in (k["ship"], k["pa-ship"]) if x is not False]
+        moves = [x for x in (k["ship"], k["pa-ship"], step.pl_ship) if x is not False]
         for x in moves:
             self.clause([negate(top)], [x])
         tship = step.tiles.get("tship", False)
-        town_move = self.both(tship, negate(top), f"tshipmove_{t}")
-        steps = moves + ([town_move] if town_move is not False else [])
         step.ship_vp, step.ship_steps = 0, 0
-        if not steps:
+        if not moves and tship is False:
             nxt.ship, nxt.ship_at_least = prev.ship, dict(prev.ship_at_least)
             return
         lo = self.player.shipping
         ship = m.new_int_var(lo, max(lo, self.max_ship), f"ship_{t}")
-        m.add(ship == prev.ship + sum(steps))
+        m.add_min_equality(ship, [prev.ship + self.lin(moves) + self.lin([tship]),
+                                  self.max_ship])
         nxt.ship = ship
         nxt.ship_at_least = {h: self.reify_ge(ship, h, f"shipge_{t}_{h}")
                              for h in range(lo + 1, self.max_ship + 1)}
-        table = [0] * (lo + 1) + list(self.faction.shipping_vp[lo:])
-        moved = self.any_of(steps, f"moved_{t}")
-        at = m.new_int_var(0, max(table), f"shipat_{t}")
-        m.add_element(ship, table, at)
-        vp = m.new_int_var(0, max(table), f"shipvp_{t}")
-        m.add(vp == at).only_enforce_if(moved)
-        m.add(vp == 0).only_enforce_if(negate(moved))
-        step.ship_vp, step.ship_steps = vp, sum(steps)
+        cumulative = [0] * (lo + 1)
+        for h in range(lo + 1, self.max_ship + 1):
+            cumulative.append(cumulative[-1] + self.faction.shipping_vp[h - 1])
+        now = m.new_int_var(0, cumulative[-1], f"shipcum_{t}")
+        m.add_element(ship, cumulative, now)
+        if isinstance(prev.ship, int):
+            before: Any = cumulative[prev.ship]
+        else:
+            before = m.new_int_var(0, cumulative[-1], f"shipcum0_{t}")
+            m.add_element(prev.ship, cumulative, before)
+        step.ship_vp, step.ship_steps = now - before, ship - prev.ship
 
     def resources(self, t: int, step: Step, prev: State, nxt: State, cost: Any,
                   spades: Any) -> None:
@@ -1138,7 +1269,7 @@ class _Builder:
         """VP during the step: round tile, shipping track, towns, palaces."""
         k = step.kind
         houses = self.lin(list(step.house.values()))
-        kontor_up = self.lin([k["upgrade-k"], k["inv-kontor"]])
+        kontor_up = self.lin([k["upgrade-k"], k["inv-kontor"], k["free-kontor"]])
         palace_up = self.lin([k["upgrade-pl"], k["upgrade-pr"]])
         towns = self.town_count[-1] if self.town_count else 0
         units = {"r-house2": houses, "r-kontor3": kontor_up, "r-palace5": palace_up,
@@ -1232,8 +1363,9 @@ class _Builder:
         m.maximize(goal.expr)
         answer = [v for s in self.steps for v in (
             [x for x in s.kind.values() if x is not False]
-            + [x for d in (s.tr, s.dig, s.house, s.up_k, s.up_p, s.inv, s.edge, s.bridge)
-               for x in d.values() if x is not False]
+            + [x for d in (s.tr, s.dig, s.house, s.up_k, s.up_p, s.inv, s.edge, s.bridge,
+                           s.river) for x in d.values() if x is not False]
+            + ([s.pl_ship] if s.pl_ship is not False else [])
             + list(s.tiles.values()))]
         return LastRound(self.p, m, goal, self.g, self.steps, self.states, value, theirs,
                          turns, self.pass_tile, answer)
@@ -1244,7 +1376,7 @@ class _Builder:
         bonus = BONUS_TILES[self.player.bonus] if self.player.bonus else None
         vp: Any = 0
         per = {"house": self.lin(end.house), "kontor": self.lin(end.kontor),
-               "palace": self.lin(end.palace), "shipping": end.ship}
+               "palace": self.lin(end.palace), "shipping": self.pass_shipping(end)}
         if bonus and bonus.pass_per:
             vp = vp + bonus.pass_vp * per[bonus.pass_per]
         if self.fid == "golems":
@@ -1260,6 +1392,17 @@ class _Builder:
             vp = vp + self.when(end.right, self.edge_settlements(end), self.g.size,
                                 "ifrit_pass")
         return vp
+
+    def pass_shipping(self, end: State) -> Any:
+        """The track value when P passes: a Seebären river town after the pass may still
+        move it (``tship``), after the bonus tile has scored."""
+        if not self.river_pairs:
+            return end.ship
+        v = self.m.new_int_var(0, self.max_ship, "pass_ship")
+        for step, before in zip(self.steps, self.states, strict=False):
+            if step.kind["pass"] is not False:
+                self.m.add(v == before.ship).only_enforce_if(step.kind["pass"])
+        return v
 
     def when(self, flag: Any, expr: Any, top: int, name: str) -> Any:
         """A variable equal to ``expr`` when ``flag`` holds, else 0."""
@@ -1407,11 +1550,13 @@ def _action(lr: LastRound, solver: cp_model.CpSolver, step: Step, kind: str) -> 
     if kind in BRIDGING:
         spot = next(g.spots[s] for s, x in sorted(step.bridge.items()) if _on(solver, x))
         return Action(kind, bridge=spot)
+    if kind == "free-kontor":
+        return Action(kind, cells=tuple(cells(step.up_k)))
     if kind.startswith("upgrade"):
         cell = (cells(step.up_k) + cells(step.up_p))[0]
         edge = cells(step.edge)
         return Action("upgrade", cells=(cell,), piece=kind.split("-")[1],
-                      edge=edge[0] if edge else None)
+                      edge=edge[0] if edge else None, ship=_on(solver, step.pl_ship))
     if kind == "inv-kontor":
         return Action(kind, cells=tuple(cells(step.inv)))
     if kind in ("build", "lake-house"):
@@ -1436,10 +1581,13 @@ def read_line(lr: LastRound, solver: cp_model.CpSolver) -> list[Turn]:
                   + ((Exchange("$", exchange),) if exchange else ()))
         tiles = [x for x, v in step.tiles.items() if _on(solver, v)]
         roots = [i for i, v in sorted(step.found.items()) if _on(solver, v)]
+        rivers = [r for r, v in sorted(step.river.items()) if _on(solver, v)]
+        land, over = tiles[:len(roots)], tiles[len(roots):]
         if len(roots) == 1:
-            towns = (Town(tiles[0]),)
+            towns: tuple[Town, ...] = (Town(land[0]),)
         else:
-            towns = tuple(Town(x, g.nodes[i]) for x, i in zip(tiles, roots, strict=True))
+            towns = tuple(Town(x, g.nodes[i]) for x, i in zip(land, roots, strict=True))
+        towns += tuple(Town(x, r) for x, r in zip(over, rivers, strict=True))
         turns.append(Turn(_action(lr, solver, step, kind), before, towns))
     return turns
 

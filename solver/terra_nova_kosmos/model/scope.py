@@ -10,6 +10,7 @@ from __future__ import annotations
 from solver.terra_nova_kosmos.position import Position
 from solver.terra_nova_kosmos.rules import (
     BRIDGES,
+    HOUSE_COST,
     HOUSES,
     IFRIT_POWER_REBATE,
     KOBOLDE_PALACE_POWER,
@@ -25,9 +26,6 @@ from solver.terra_nova_kosmos.rules import (
 MIN_SPEND = 3
 """The least money + power a turn spends (``pa-bridge3``; a house costs 4), apart from
 ``pa-money7``, the power-free specials and ``feen-spade`` (2, once: the free count)."""
-UNSUPPORTED_FACTIONS = {
-    "seebaeren": "Seebären river links [D26] are not in the model",
-}
 
 
 def unsupported(position: Position) -> str | None:
@@ -38,29 +36,26 @@ def unsupported(position: Position) -> str | None:
     others = [c for c in position.colours if c != me]
     if me in position.passed or any(c not in position.passed for c in others):
         return "in a last-round puzzle every player but the one to move has passed"
-    faction = position.player(me).faction
-    if faction in UNSUPPORTED_FACTIONS:
-        return UNSUPPORTED_FACTIONS[faction]
     if not position.buildings_of(me):
         return "the player to move has no building"
     return None
 
 
-PERSONAL_SPECIALS = {"feen": "feen-spade", "flaschengeister": "lake-house",
-                     "wuestentoechter": "desert-dig"}
-"""The once-per-round special action of a faction's left palace."""
+PERSONAL_SPECIALS = {"feen": ("feen-spade", "left"), "flaschengeister": ("lake-house", "left"),
+                     "wuestentoechter": ("desert-dig", "left"),
+                     "seebaeren": ("free-kontor", "right")}
+"""The once-per-round special action of a faction's palace, and that palace's side."""
 
 
 def once_specials(position: Position) -> tuple[str, ...]:
     """The once-per-round special actions P may still take this round (X-marker free):
-    ``b-spade`` with that bonus tile, the left palace's action of some factions."""
+    ``b-spade`` with that bonus tile, the palace action of some factions."""
     player = position.player(position.to_move)
     out = []
     if player.bonus == "b-spade":
         out.append("b-spade")
-    personal = PERSONAL_SPECIALS.get(player.faction)
-    if personal and ("left" in player.palaces
-                     or position.palaces_left(player.colour) > 0):
+    personal, side = PERSONAL_SPECIALS.get(player.faction, (None, None))
+    if personal and (side in player.palaces or position.palaces_left(player.colour) > 0):
         out.append(personal)
     return tuple(s for s in out if s not in player.specials_used)
 
@@ -131,8 +126,28 @@ def horizon(position: Position, candidates: int, non_home: int) -> int:
     pieces = houses + kontore + palaces + non_home + ships + bridges + money7
     specials = once_specials(position)
     free = money7 + len(specials)
+    units = spend_units(position, candidates)
+    return 1 + min(pieces, free + units // (MIN_SPEND - rebate))
+
+
+def spend_units(position: Position, candidates: int) -> int:
+    """An upper bound on the money + power P can spend in the rest of the round: money,
+    bowl III, the power that can still reach bowl III, ``pa-money7``'s net gain,
+    ``t6g5``'s money."""
+    player = position.player(position.to_move)
+    rebate = IFRIT_POWER_REBATE if player.faction == "ifrit" else 0
     units = player.money + player.power[2] + bowl_three_inflow(position, candidates)
-    units += (PA_MONEY - POWER_ACTIONS["pa-money7"] + rebate) * money7
+    if "pa-money7" not in position.power_actions_used:
+        units += PA_MONEY - POWER_ACTIONS["pa-money7"] + rebate
     if "t6g5" in player.town_tiles:
         units += TOWN_TILES["t6g5"].money
-    return 1 + min(pieces, free + units // (MIN_SPEND - rebate))
+    return units
+
+
+def range_depth(position: Position, candidates: int, turns: int) -> int:
+    """How many range steps from P's buildings a hex P touches can lie: each hex on the
+    way but the last carries a new building, placed in a turn of its own (not the
+    pass) for at least ``HOUSE_COST`` of money + power (a house, the house after a
+    transformation, ``inv-kontor``'s 6 power); free buildings (``lake-house``, the
+    Ifrit edge house) start chains of their own."""
+    return min(turns - 1, spend_units(position, candidates) // HOUSE_COST + 1)
