@@ -262,8 +262,6 @@ class _Builder:
                      if len(position.round_tiles) >= position.round else None)
         self.pass_tile, self.coins = _pass_tile(position)
         self.town_count: list[Any] = []
-        self.children_sums: list[Any] = []
-        self.town_root: list[Any] = []
         self.specials = once_specials(position)
         self.steps: list[Step] = []
         self.states: list[State] = []
