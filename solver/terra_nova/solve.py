@@ -35,8 +35,11 @@ nothing measurable (benchmarks/terra_nova.py), so it is off."""
 
 BEST_TURN_LINEARIZATION_LEVEL = 0
 """CP-SAT ``linearization_level`` for best-turn: without the LP the one-turn search is
-faster (6 full-size mid-game positions, 2 workers: median 0.95 s -> 0.75 s; 1 worker:
-0.62 s -> 0.44 s). Closing puzzles keep the default: there it measured neutral."""
+faster (6 full-size mid-game positions, 1 worker: median 0.62 s -> 0.44 s). It is
+the level of a one-worker search only: with several workers the portfolio's
+subsolvers set their own levels (``default_lp`` 1, ``no_lp`` 0), so an earlier
+2-worker gain (0.95 s -> 0.75 s, loaded machine) did not come from it. Closing
+puzzles choose theirs in :func:`settings`."""
 
 Progress = Callable[[str], None]
 
