@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from cli.main import main
 from solver.cpsat import SolveParams
-from solver.errors import EngineDisagreement, PuzzleError
+from solver.errors import EngineDisagreement
 from solver.terra_nova_kosmos import solve as bridge
 from solver.terra_nova_kosmos.engine.exhaustive import solve_best_round as exhaustive
 from solver.terra_nova_kosmos.fileformat import write_position
@@ -30,7 +30,7 @@ from tests.tnk_positions import make
 SEEDS = range(100)
 SWEEP = range(100, 400)
 OWN_SAMPLE = range(12)
-"""Seeds of the Ifrit and Druiden samples (factions the generator does not draw)."""
+"""Seeds of the Ifrit, Druiden and Seebären samples (factions the generator does not draw)."""
 PARAMS = SolveParams(workers=1, seed=0)
 
 
@@ -53,9 +53,9 @@ def test_model_equals_exhaustive(seed: int) -> None:
     check(sample(seed))
 
 
-@pytest.mark.parametrize("faction", ["ifrit", "druiden"])
+@pytest.mark.parametrize("faction", ["ifrit", "druiden", "seebaeren"])
 @pytest.mark.parametrize("seed", OWN_SAMPLE)
-def test_model_equals_exhaustive_ifrit_and_druiden(faction: str, seed: int) -> None:
+def test_model_equals_exhaustive_own_samples(faction: str, seed: int) -> None:
     check(sample(seed, factions=(faction,)))
 
 
@@ -63,7 +63,7 @@ def test_model_equals_exhaustive_ifrit_and_druiden(faction: str, seed: int) -> N
 @pytest.mark.parametrize("seed", SWEEP)
 def test_model_equals_exhaustive_sweep(seed: int) -> None:
     check(sample(seed, rows=3, cols=4,
-                 factions=BEST_ROUND_FACTIONS + ("ifrit", "druiden")))
+                 factions=BEST_ROUND_FACTIONS + ("ifrit", "druiden", "seebaeren")))
 
 
 def test_the_sample_covers_more_than_passing() -> None:
@@ -126,14 +126,12 @@ def test_cli_solve_json_and_text(tmp_path: Path) -> None:
     assert "blue scores 14" in result.output and "optimal" in result.output
 
 
-def test_seebaeren_are_refused_with_one_line(tmp_path: Path) -> None:
+def test_seebaeren_solve_and_replay(tmp_path: Path) -> None:
+    # Before the last-round model took the Seebären, best-round refused them.
     path = write(tmp_path, small("max-points", "seebaeren"))
-    result = CliRunner().invoke(main, ["solve", path])
-    assert result.exit_code == 2
-    assert "Seebären" in result.output and path in result.output
-    assert len(result.output.strip().splitlines()) == 1
-    with pytest.raises(PuzzleError, match="Seebären"):
-        solve_best_round(small("max-points", "seebaeren"))
+    result = CliRunner().invoke(main, ["solve", path, "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert "replayed by the engine" in result.output and "optimal" in result.output
 
 
 def test_druiden_close_with_their_triples() -> None:
