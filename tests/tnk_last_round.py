@@ -24,8 +24,8 @@ from solver.terra_nova_kosmos.engine.validate import validate
 from solver.terra_nova_kosmos.model.scope import horizon
 from solver.terra_nova_kosmos.notation import Turn
 from solver.terra_nova_kosmos.position import Position
-from solver.terra_nova_kosmos.puzzlegen import COLOUR_OF, last_round, random_last_round
-from solver.terra_nova_kosmos.rules import COLOUR_LETTER, HOME, LANDSCAPE_LETTER, Rules
+from solver.terra_nova_kosmos.puzzlegen import COLOUR_OF, last_round, map_text, random_last_round
+from solver.terra_nova_kosmos.rules import HOME, LANDSCAPE_LETTER, Rules
 
 __all__ = ["FACTIONS", "last_round", "random_rich", "random_small", "small_case"]
 
@@ -111,21 +111,8 @@ def _board(rng: random.Random, me: str, other: str) -> tuple[str, list, list]:
     kinds = {x: rng.choices("hkp", weights=(5, 3, 1))[0] for x in own}
     if list(kinds.values()).count("p") > 2:
         raise InputError("more than two palaces")
-    text = []
-    for r in range(ROWS):
-        row = []
-        for c in range(COLS):
-            x = (r, c)
-            if x in river:
-                row.append("r..")
-            elif x in kinds:
-                row.append(LANDSCAPE_LETTER[HOME[me]] + COLOUR_LETTER[me] + kinds[x])
-            elif x in foe:
-                row.append(LANDSCAPE_LETTER[HOME[other]] + COLOUR_LETTER[other] + "h")
-            else:
-                row.append(rng.choice("lfwds") + "..")
-        text.append(("  " if r % 2 else "") + " ".join(row))
-    return "\n".join(text), [(x, kinds[x]) for x in own], foe
+    text = map_text(rng, ROWS, COLS, river, kinds, foe, (me, other))
+    return text, [(x, kinds[x]) for x in own], foe
 
 
 def _name(x: tuple[int, int]) -> str:

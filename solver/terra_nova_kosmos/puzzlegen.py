@@ -152,6 +152,29 @@ def random_best_round(rng: random.Random, objective: str = "max-points", rows: i
             continue
 
 
+def map_text(rng: random.Random, rows: int, cols: int, river: set, kinds: dict, foe: list,
+             colours: tuple[str, str]) -> str:
+    """The ``[board]`` rows of a random small map: river hexes, P's buildings
+    (``kinds``: hex → h/k/p) on P's home landscape, the other player's houses on
+    theirs, every other hex a random landscape drawn from ``rng`` in reading order."""
+    me, other = colours
+    lines = []
+    for r in range(rows):
+        row = []
+        for c in range(cols):
+            x = (r, c)
+            if x in river:
+                row.append("r..")
+            elif x in kinds:
+                row.append(LANDSCAPE_LETTER[HOME[me]] + COLOUR_LETTER[me] + kinds[x])
+            elif x in foe:
+                row.append(LANDSCAPE_LETTER[HOME[other]] + COLOUR_LETTER[other] + "h")
+            else:
+                row.append(rng.choice("lfwds") + "..")
+        lines.append(("  " if r % 2 else "") + " ".join(row))
+    return "\n".join(lines)
+
+
 def _candidate(rng: random.Random, rows: int, cols: int, money: int, buildings: int,
                factions: tuple[str, ...]) -> Position:
     mine = rng.choice(factions)
@@ -167,21 +190,7 @@ def _candidate(rng: random.Random, rows: int, cols: int, money: int, buildings: 
     palaces = [k for k in kinds.values() if k == "p"]
     if len(palaces) > 2:
         raise InputError("more than two palaces")
-    rows_text = []
-    for r in range(rows):
-        row = []
-        for c in range(cols):
-            x = (r, c)
-            if x in river:
-                row.append("r..")
-            elif x in kinds:
-                row.append(LANDSCAPE_LETTER[HOME[me]] + COLOUR_LETTER[me] + kinds[x])
-            elif x in foe:
-                row.append(LANDSCAPE_LETTER[HOME[other]] + COLOUR_LETTER[other] + "h")
-            else:
-                row.append(rng.choice("lfwds") + "..")
-        rows_text.append(("  " if r % 2 else "") + " ".join(row))
-    board = "\n".join(rows_text)
+    board = map_text(rng, rows, cols, river, kinds, foe, (me, other))
     split = sorted(rng.sample(range(9), 2))
     power = [split[0], split[1] - split[0], 8 - split[1]]
     display = dict(rng.sample([("b-money6", rng.randint(0, 2)), ("b-house", rng.randint(0, 2)),
