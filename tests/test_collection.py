@@ -131,25 +131,16 @@ def test_terra_nova_kosmos_collection_size():
     assert {_grade(p) for p in best} == {"easy", "medium", "hard"}
 
 
-def test_sample_of_terra_nova_kosmos_best_round_collection_is_unique():
-    from solver.terra_nova_kosmos.engine.bestround import evaluate
+@pytest.mark.parametrize("kind", ["last-round", "best-round"])
+def test_sample_of_terra_nova_kosmos_collection_is_unique(kind):
+    from solver.terra_nova_kosmos.engine import bestround, lastround
     from solver.terra_nova_kosmos.fileformat import read_position
-    from solver.terra_nova_kosmos.puzzlegen import check_unique_best
-    best = [p for p in TNK if _tnk_kind(p) == "best-round"]
-    for path in _smallest(best, lambda p: len(read_position(p).solution.line))[:1]:
+    from solver.terra_nova_kosmos.puzzlegen import check_unique, check_unique_best
+    check, evaluate = ((check_unique, lastround.evaluate) if kind == "last-round"
+                       else (check_unique_best, bestround.evaluate))
+    files = [p for p in TNK if _tnk_kind(p) == kind]
+    for path in _smallest(files, lambda p: len(read_position(p).solution.line))[:1]:
         position = read_position(path)
-        checked = check_unique_best(position)
-        assert checked is not None and checked.unique is True, path.name
-        assert evaluate(position, checked.line).value == position.solution.value
-
-
-def test_sample_of_terra_nova_kosmos_collection_is_unique():
-    from solver.terra_nova_kosmos.engine.lastround import evaluate
-    from solver.terra_nova_kosmos.fileformat import read_position
-    from solver.terra_nova_kosmos.puzzlegen import check_unique
-    last = [p for p in TNK if _tnk_kind(p) == "last-round"]
-    for path in _smallest(last, lambda p: len(read_position(p).solution.line))[:1]:
-        position = read_position(path)
-        checked = check_unique(position)
+        checked = check(position)
         assert checked is not None and checked.unique is True, path.name
         assert evaluate(position, checked.line).value == position.solution.value

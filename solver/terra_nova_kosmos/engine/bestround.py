@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from solver.errors import PuzzleError
-from solver.terra_nova_kosmos.engine.lastround import replay_to_pass
+from solver.terra_nova_kosmos.engine.lastround import replay_to_pass, require_others_passed
 from solver.terra_nova_kosmos.notation import Turn
 from solver.terra_nova_kosmos.position import OBJECTIVES, Position
 from solver.terra_nova_kosmos.rules import MONEY_PER_VP, ROUNDS
@@ -71,11 +71,7 @@ def check_puzzle(position: Position) -> None:
                           f"not {position.round}")
     if position.has_passed(position.to_move):
         raise PuzzleError(f"{position.to_move} to move has passed")
-    others = [c for c in position.colours if c != position.to_move]
-    waiting = [c for c in others if not position.has_passed(c)]
-    if waiting:
-        raise PuzzleError(f"in a best-round puzzle every other player has passed "
-                          f"({', '.join(waiting)} has not) [D35]")
+    require_others_passed(position, "best-round")
     if not position.bonus_display:
         raise PuzzleError("a best-round puzzle needs a bonus tile on display to pass with")
 

@@ -39,10 +39,16 @@ def check_puzzle(position: Position) -> None:
     """PuzzleError unless the position poses a last-round puzzle [D35]."""
     if position.round != ROUNDS:
         raise PuzzleError(f"a last-round puzzle is in round {ROUNDS}, not {position.round}")
+    require_others_passed(position, "last-round")
+
+
+def require_others_passed(position: Position, kind: str) -> None:
+    """PuzzleError unless every player but the one to move has passed [D35]
+    (``kind`` names the puzzle in the message)."""
     others = [c for c in position.colours if c != position.to_move]
     waiting = [c for c in others if not position.has_passed(c)]
     if waiting:
-        raise PuzzleError(f"in a last-round puzzle every other player has passed "
+        raise PuzzleError(f"in a {kind} puzzle every other player has passed "
                           f"({', '.join(waiting)} has not) [D35]")
 
 
