@@ -162,15 +162,16 @@ def solve(file: Path, turns: int | None, draws: int | None, time_limit: float | 
     the highest score the player can reach with the draw budget. Terra Nova
     (KOSMOS): the puzzle its [puzzle] names (docs/terra-nova-kosmos.md). The
     answer is replayed through the reference engine before it is printed. --time-limit
-    counts from the start of the command and covers building the model (a Terra
-    Nova model not built in time: one line, exit 2; Rift Valley then answers
-    with no draws, not proven optimal).
+    counts from the start of the command and covers building the model: a model
+    not built in time gives one line and exit 2 (every game); once it is built,
+    a limit that ends before any line is found prints a trivial legal answer,
+    not proven optimal.
 
     \b
     Exit status: 0 answer printed (proven optimal or not); 1 the engine
     disagrees with the solver; 2 bad input (or a model not built within
-    --time-limit); 3 no answer found within --time-limit; 130 interrupted
-    (Ctrl-C) before any answer was found.
+    --time-limit); 3 no answer found within --time-limit (a min-turns
+    target not reached); 130 interrupted (Ctrl-C) before any answer was found.
     """
     from solver.cpsat import SolveParams
     params = SolveParams(time_limit=time_limit, workers=workers, seed=seed).started(cli.STARTED)

@@ -65,6 +65,13 @@ class BuildTimeout(PuzzleError):
     """The model of the request could not even be built within the time limit: the
     request cannot be answered in that time (exit status 2, like bad input)."""
 
+    @classmethod
+    def of(cls, model: str, seconds: float | None, advice: str) -> BuildTimeout:
+        """"the ``model`` could not be built within the time limit (``seconds`` s);
+        ``advice``" (every game words it this way)."""
+        limit = "" if seconds is None else f" ({seconds:g} s)"
+        return cls(f"the {model} could not be built within the time limit{limit}; {advice}")
+
 
 class EngineDisagreement(RuntimeError):
     """The reference engine rejected or re-scored an answer the CP-SAT model produced.

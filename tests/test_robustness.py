@@ -225,16 +225,49 @@ def test_rift_valley_model_building_stops_at_the_deadline():
 
 
 def test_rift_valley_time_limit_covers_model_building():
-    # Drawing nothing is always legal: a limit that ends during the build still
-    # answers (not proven, no bound) instead of "no answer".
-    result = run("solve", RV_POSITION, "--time-limit", "0.001", "--workers", "1", "--json")
-    assert result.exit_code == 0, result.output
-    answer = json.loads(result.stdout)
-    assert answer["optimal"] is False and answer["bound"] is None and answer["draws"] == []
-    assert answer["stats"]["status"] == "model not built in time"
-    text = run("solve", RV_POSITION, "--time-limit", "0.001", "--workers", "1")
-    assert text.exit_code == 0 and "not proven optimal" in text.output
-    assert "model not built in time" in text.output
+    # Before: a limit that ended during the build answered "no draws" with exit 0, as
+    # if a search had run; now as in Terra Nova: one line naming the file, exit 2.
+    for extra in ((), ("--json",)):
+        result = run("solve", RV_POSITION, "--time-limit", "0.001", "--workers", "1", *extra)
+        one_line_error(result, 2, str(RV_POSITION), "max-score model could not be built "
+                                                    "within the time limit (0.001 s)")
+    assert json.loads(result.stdout)["status"] == 2
+
+
+KOSMOS_DEMOS = [POSITIONS / "terra-nova-kosmos" / "puzzles" / f"{kind}-demo.toml"
+                for kind in ("last-round", "best-round")]
+
+
+@pytest.mark.parametrize("demo", KOSMOS_DEMOS, ids=lambda p: p.stem)
+def test_kosmos_time_limit_covers_model_building(demo):
+    # Before: KOSMOS built its model (2-5 s on the demos) and its passing hint (up to
+    # 10 s) past any --time-limit, then answered "pass" with exit 0.
+    kind = demo.stem.removesuffix("-demo")
+    result = run("solve", demo, "--time-limit", "0.001", "--workers", "1")
+    one_line_error(result, 2, str(demo), f"{kind} model could not be built within the "
+                                         f"time limit (0.001 s)")
+
+
+def test_kosmos_model_building_checks_the_deadline():
+    from solver.terra_nova_kosmos.engine.bestround import objective_of
+    from solver.terra_nova_kosmos.fileformat import read_position as read_kosmos
+    from solver.terra_nova_kosmos.model.best_round import build_best_round
+    from solver.terra_nova_kosmos.model.last_round import build_last_round
+
+    class Stop(Exception):
+        pass
+
+    def stop_on_third() -> None:
+        calls.append(1)
+        if len(calls) == 3:  # after the geometry and the first step: mid-build
+            raise Stop
+
+    last, best = (read_kosmos(demo) for demo in KOSMOS_DEMOS)
+    for build in (lambda: build_last_round(last, stop_on_third),
+                  lambda: build_best_round(best, objective_of(best), stop_on_third)):
+        calls: list[int] = []
+        with pytest.raises(Stop):
+            build()
 
 
 def test_time_limit_covers_model_building(tmp_path):

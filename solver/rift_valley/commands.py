@@ -205,7 +205,10 @@ def solve(file: Path, draws: int | None, params: SolveParams, as_json: bool, scr
         def progress(objective: float, bound: float, seconds: float) -> None:
             status.update(f"solving: best {objective:.0f}, bound {bound:.0f}, {seconds:.1f} s")
 
-        answer = solve_max_score(position, draws, params, rules=rules, progress=progress)
+        try:
+            answer = solve_max_score(position, draws, params, rules=rules, progress=progress)
+        except InputError as exc:  # a model not built in time: name the file
+            raise exc.located(path=file) from None
     if as_json:
         screen.json(_json(answer))
         return 0
@@ -280,9 +283,6 @@ def _print(file: Path, answer: Answer, screen: Screen) -> None:
     screen.print(f"score [bold]{answer.value}[/] for {player}: {verdict}, "
                  f"replayed by the engine")
     stats = answer.stats
-    if "branches" not in stats:  # no model was solved: say why instead of zero counts
-        screen.print(f"[grey50]{answer.wall_s:.2f} s, {stats['status']}[/]")
-        return
     screen.print(f"[grey50]{answer.wall_s:.2f} s, {stats.get('branches', 0)} branches, "
                  f"{stats.get('conflicts', 0)} conflicts, {stats.get('trails', 0)} candidate "
                  f"trails, {stats.get('stop_cells', 0)} stop cells[/]")

@@ -7,13 +7,12 @@ reported order) and re-scored there; any disagreement with the model raises
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from solver.cpsat import SolveParams, solve
 from solver.cpsat.harness import ProgressFn
-from solver.errors import EngineDisagreement, NoAnswer, PuzzleError
+from solver.errors import BuildTimeout, EngineDisagreement, NoAnswer, PuzzleError
 from solver.rift_valley.engine.draws import IllegalDraw, play_draws, validate
 from solver.rift_valley.engine.scoring import Score, score
 from solver.rift_valley.model.max_score import build_model
@@ -56,8 +55,10 @@ def solve_max_score(position: Position, draws: int | None = None,
     ``draws`` overrides the position's budget; None keeps it (for an unlimited
     budget on a position that has one, pass ``position.replace(draws=None)``).
     Raises InputError for an illegal position, PuzzleError if the model finds
-    no legal set of draws (never expected: drawing nothing is always legal)
-    and EngineDisagreement if the engine rejects or re-scores the answer.
+    no legal set of draws (never expected: drawing nothing is always legal),
+    BuildTimeout when the time limit ends while the model is built (once it is
+    built, a limit without any line found answers "no draws", not proven) and
+    EngineDisagreement if the engine rejects or re-scores the answer.
 
     The model's score variables (connected stops, animals beside trails, tent
     and stop pairs) are only bounded from above by what makes them true, so
@@ -66,7 +67,6 @@ def solve_max_score(position: Position, draws: int | None = None,
     an engine score below the model's, or any difference at a proven
     optimum, is a disagreement.
     """
-    start = time.monotonic()
     params = (params or SolveParams()).started()
     if draws is not None:
         position = position.replace(draws=draws)
@@ -75,9 +75,12 @@ def solve_max_score(position: Position, draws: int | None = None,
         built = build_model(position, position.draws, rules.stops_block_all_colours,
                             params.check)
     except NoAnswer:
-        # The limit ran out while building: drawing nothing is always legal, so
-        # that is the best answer found (not proven, no bound).
-        return _unproven_nothing(position, rules, time.monotonic() - start)
+        # the limit ran out while building: no search ran, so no answer (exit 2, as
+        # Terra Nova), not "draw nothing" dressed up as one
+        budget = "" if position.draws is None else f"{position.draws}-draw "
+        raise BuildTimeout.of(f"{budget}max-score model", params.time_limit,
+                              "give more --time-limit" + (" or fewer --draws"
+                                                          if budget else "")) from None
     settings = SETTINGS if position.draws is not None else UNLIMITED_SETTINGS
     solver, result = solve(built.model, params.with_settings(**settings), progress=progress)
     stats = dict(result.stats, trails=len(built.candidates.trails),
@@ -105,16 +108,6 @@ def solve_max_score(position: Position, draws: int | None = None,
     return Answer(value=value, draws=chosen, optimal=result.optimal, bound=bound,
                   wall_s=result.wall_s, before=position, after=after, breakdown=breakdown,
                   stats=stats)
-
-
-def _unproven_nothing(position: Position, rules: Rules, wall_s: float) -> Answer:
-    """The answer "draw nothing", scored by the engine, when no model could be built in time."""
-    after = replay(position, (), rules)
-    breakdown = score(after, position.player)
-    return Answer(value=breakdown.total, draws=(), optimal=False, bound=None,
-                  wall_s=wall_s,
-                  before=position, after=after, breakdown=breakdown,
-                  stats={"status": "model not built in time"})
 
 
 FULL_SUBSOLVERS = ("max_lp", "default_lp", "core", "quick_restart", "no_lp")

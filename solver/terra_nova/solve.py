@@ -216,9 +216,8 @@ def _first_line(position: Position, turns: int, params: SolveParams) -> list[Tur
 def _unbuilt(horizon: int, params: SolveParams) -> BuildTimeout:
     """The error of a horizon whose model could not be built within the time limit
     (bad input: the request cannot be answered in that time, so exit 2)."""
-    limit = "" if params.time_limit is None else f" ({params.time_limit:g} s)"
-    return BuildTimeout(f"the {horizon}-turn model could not be built within the time limit"
-                       f"{limit}; give more --time-limit or fewer --turns")
+    return BuildTimeout.of(f"{horizon}-turn model", params.time_limit,
+                           "give more --time-limit or fewer --turns")
 
 
 def _time_up(position: Position, kind: str, line: list[Turn], start: float,

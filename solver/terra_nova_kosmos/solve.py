@@ -20,7 +20,7 @@ from typing import Any
 
 from solver.cpsat import SolveParams, solve
 from solver.cpsat.objectives import Lexicographic
-from solver.errors import EngineDisagreement, PuzzleError
+from solver.errors import BuildTimeout, EngineDisagreement, NoAnswer, PuzzleError
 from solver.terra_nova_kosmos.engine import bestround
 from solver.terra_nova_kosmos.engine.actions import IllegalTurn
 from solver.terra_nova_kosmos.engine.lastround import Result, check_puzzle, evaluate
@@ -48,6 +48,10 @@ model, measured on the small random positions of the tests (1 worker, seeds 0–
 deterministic time / CPU seconds): default 2.58 / 10.8 (seeds 0–15); probing off
 1.17 / 5.7; probing and LP off 0.46 / 4.3; probing off, LP level 2 4.1 / 13.8;
 seeds 16–47: probing off 2.33 / 12.1, probing and LP off 0.75 / 6.6."""
+
+HINT_SECONDS = 10.0
+"""At most this long to find the line that passes at once as a hint (it takes 1-3 s on
+the demo positions)."""
 
 Progress = Callable[[str], None]
 
@@ -117,23 +121,40 @@ def _run(model: Any, objective: Lexicographic, params: SolveParams,
     return solver, result
 
 
+def _build(kind: str, make: Callable[[Callable[[], None]], Any], params: SolveParams,
+           hint: bool = True) -> Any:
+    """The ``kind`` model, ``make(check)``, built within the command's time limit and
+    (``hint``) hinted with the line that passes at once in what is left of it.
+
+    PuzzleError when the model does not cover the position; BuildTimeout when the
+    limit ends during the build (exit 2, as the other games)."""
+    try:
+        built = make(params.check)
+    except Unsupported as exc:
+        raise PuzzleError(f"the CP-SAT model does not cover this position: {exc}") from None
+    except NoAnswer:
+        raise BuildTimeout.of(f"{kind} model", params.time_limit,
+                              "give more --time-limit") from None
+    if hint:
+        left = params.deadline.remaining() if params.deadline else None
+        hint_passing_at_once(built, HINT_SECONDS if left is None else min(HINT_SECONDS, left))
+    return built
+
+
 def solve_last_round(position: Position, params: SolveParams | None = None, *,
                      progress: Progress | None = None) -> Answer:
     """Solve the position's last-round puzzle; the engine replays the answer.
 
     PuzzleError when the position poses no last-round puzzle the model covers;
-    EngineDisagreement when the engine disagrees. When CP-SAT finds no line in
-    time, the answer is the line that passes at once, not proven optimal.
+    BuildTimeout when the time limit ends while the model is built; EngineDisagreement
+    when the engine disagrees. When CP-SAT finds no line in the time left, the answer
+    is the line that passes at once, not proven optimal.
     """
-    params = params or SolveParams()
+    params = (params or SolveParams()).started()
     validate(position)
     check_puzzle(position)
     start = time.perf_counter()
-    try:
-        lr = build_last_round(position)
-    except Unsupported as exc:
-        raise PuzzleError(f"the CP-SAT model does not cover this position: {exc}") from None
-    hint_passing_at_once(lr)
+    lr = _build("last-round", lambda check: build_last_round(position, check), params)
     build = time.perf_counter() - start
     solver, result = _run(lr.model, lr.objective, params, progress)
     if not result.feasible:
@@ -187,17 +208,13 @@ def solve_best_round(position: Position, params: SolveParams | None = None, *,
     with CP-SAT; the engine replays the answer. Errors as :func:`solve_last_round`.
     ``hint``: start from the line that passes at once (so a time limit always leaves a
     line; the cross-check tests, which run to the optimum, skip it)."""
-    params = params or SolveParams()
+    params = (params or SolveParams()).started()
     validate(position)
     bestround.check_puzzle(position)
     objective = objective or bestround.objective_of(position)
     start = time.perf_counter()
-    try:
-        br = build_best_round(position, objective)
-    except Unsupported as exc:
-        raise PuzzleError(f"the CP-SAT model does not cover this position: {exc}") from None
-    if hint:
-        hint_passing_at_once(br)  # type: ignore[arg-type]
+    br = _build("best-round", lambda check: build_best_round(position, objective, check),
+                params, hint)
     build = time.perf_counter() - start
     solver, result = _run(br.model, br.objective, params, progress)
     if not result.feasible:

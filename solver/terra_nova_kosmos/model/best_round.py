@@ -24,6 +24,7 @@ aside.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -93,12 +94,13 @@ def refusal(position: Position) -> str | None:
 class _BestRoundBuilder(_Builder):
     """The last-round builder with the pass, the scoring and the objective of a round."""
 
-    def __init__(self, position: Position, objective: str):
+    def __init__(self, position: Position, objective: str,
+                 check: Callable[[], None] | None = None):
         if objective not in OBJECTIVES:
             raise ValueError(f"unknown objective {objective!r}")
         self.goal = objective
         self.takes: dict[int, dict[str, Any]] = {}
-        super().__init__(position)
+        super().__init__(position, check)
 
     def refusal(self, position: Position) -> str | None:
         return refusal(position)
@@ -164,10 +166,11 @@ class _BestRoundBuilder(_Builder):
                          value, points, leftover, given, turns, self.takes, answer, closing)
 
 
-def build_best_round(position: Position, objective: str) -> BestRound:
+def build_best_round(position: Position, objective: str,
+                     check: Callable[[], None] | None = None) -> BestRound:
     """The best-round model of ``position`` under ``objective`` (:class:`Unsupported`
-    when outside the model)."""
-    return _BestRoundBuilder(position, objective).build()  # type: ignore[return-value]
+    when outside the model); ``check`` as in :func:`build_last_round`."""
+    return _BestRoundBuilder(position, objective, check).build()  # type: ignore[return-value]
 
 
 def read_best_line(br: BestRound, solver: cp_model.CpSolver) -> list[Turn]:

@@ -27,6 +27,7 @@ State ``0…T`` (before step 1, after step t) and an action per step ``1…T``:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -223,10 +224,12 @@ class LastRound:
 class _Builder:
     """Builds the model in a fixed order; one method per rule."""
 
-    def __init__(self, position: Position):
+    def __init__(self, position: Position, check: Callable[[], None] | None = None):
         reason = self.refusal(position)
         if reason:
             raise Unsupported(reason)
+        self.check = check or (lambda: None)
+        """Called between the building steps (the command's deadline raises there)."""
         self.p = position
         self.me = position.to_move
         self.player = position.player(self.me)
@@ -250,6 +253,7 @@ class _Builder:
         self.T = self.horizon()
         # a bound found on more candidates holds for fewer: narrow, then bound again
         depth = range_depth(position, self.g.size - self.g.own, self.T)
+        self.check()
         self.g = build_geometry(position, ship, extra, depth)
         self.T = self.horizon()
         self.static_links = {self.pair(a, b) for a, b in self.player.links}
@@ -419,10 +423,12 @@ class _Builder:
         s = self.initial_state()
         self.states.append(s)
         for t in range(1, self.T + 1):
+            self.check()
             step, s = self.step(t, s)
             self.steps.append(step)
             self.states.append(s)
         self.m.add(s.passed == 1)
+        self.check()
         return self.finish()
 
     def available(self, kind: str, prev: State) -> bool:
@@ -1525,9 +1531,13 @@ class _Builder:
 
 
 
-def build_last_round(position: Position) -> LastRound:
-    """The last-round model of ``position`` (:class:`Unsupported` when outside the model)."""
-    return _Builder(position).build()
+def build_last_round(position: Position, check: Callable[[], None] | None = None
+                     ) -> LastRound:
+    """The last-round model of ``position`` (:class:`Unsupported` when outside the model).
+
+    ``check`` is called between building steps; whatever it raises (the command's
+    deadline) ends the build."""
+    return _Builder(position, check).build()
 
 
 def _on(solver: cp_model.CpSolver, lit: Any) -> bool:
@@ -1604,9 +1614,10 @@ def predicted(lr: LastRound, solver: cp_model.CpSolver) -> Predicted:
     return Predicted(solver.value(lr.value), solver.value(lr.others), solver.value(lr.turns))
 
 
-def hint_passing_at_once(lr: LastRound) -> None:
+def hint_passing_at_once(lr: LastRound, seconds: float) -> None:
     """Hint every variable with the line that passes at once (a complete, feasible
-    start, so a time-limited solve always has a line to improve on)."""
+    start, so a time-limited solve always has a line to improve on), found by CP-SAT
+    within ``seconds`` (no hint when it is not)."""
     start = lr.model.clone()
     for t, step in enumerate(lr.steps):
         for k, v in step.kind.items():
@@ -1615,7 +1626,7 @@ def hint_passing_at_once(lr: LastRound) -> None:
     start.clear_objective()
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
-    solver.parameters.max_time_in_seconds = 10.0
+    solver.parameters.max_time_in_seconds = max(0.001, seconds)
     if solver.solve(start) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return
     for index in range(len(lr.model.proto.variables)):
