@@ -19,7 +19,6 @@ from rich.markup import escape
 from rich.status import Status
 
 from solver.errors import (
-    EXIT_BAD_INPUT,
     EXIT_DISAGREE,
     EXIT_INTERRUPTED,
     EXIT_NO_ANSWER,
@@ -68,7 +67,8 @@ def print_json(obj: Any) -> None:
 def user_errors(func: F) -> F:
     """Turn the expected failures into one line on stderr and their exit status.
 
-    InputError → 2, EngineDisagreement → 1, NoAnswer → 3, Ctrl-C → 130. A
+    InputError → 2 (its ``status``: a WrongSolution 1), EngineDisagreement → 1,
+    NoAnswer → 3, Ctrl-C → 130. A
     command called with ``as_json=True`` also prints the error as its JSON object.
     """
 
@@ -78,7 +78,7 @@ def user_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except InputError as exc:
-            _fail(EXIT_BAD_INPUT, "error", str(exc), as_json, exc.message, exc.path, exc.line)
+            _fail(exc.status, "error", str(exc), as_json, exc.message, exc.path, exc.line)
         except EngineDisagreement as exc:
             _fail(EXIT_DISAGREE, "engine disagrees with the solver", str(exc), as_json)
         except NoAnswer as exc:

@@ -75,7 +75,11 @@ def _workers_option(help_text: str = "CP-SAT worker threads."):
 @click.argument("file", type=INPUT)
 @user_errors
 def show(file: Path) -> None:
-    """Draw the position in FILE in colour: board, pieces or elements, scores."""
+    """Draw the position in FILE in colour: board, pieces or elements, scores.
+
+    A [solution] in FILE is replayed by the engine: exit status 1 when it is illegal
+    or not worth its value, 2 for bad input.
+    """
     _exit(game_of(file).show(file, SCREEN))
 
 

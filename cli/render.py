@@ -30,6 +30,9 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 def render(file: Path, out: Path, solution: bool) -> None:
     """Draw the position in FILE as a picture: board, cell names, pieces, scores, legend.
 
+    Exit status 1 when --solution finds the file's [solution] illegal or not worth
+    its value (nothing is drawn), 2 for bad input.
+
     \b
     Examples:
       boardsat render positions/terra-nova/midgame-2p.toml --out board.svg
@@ -56,7 +59,8 @@ def sheet(sources: tuple[Path, ...], out: Path) -> None:
 
     One puzzle per A4 page with its question in words and its difficulty, then
     an answer key with every solution drawn (the file's [solution], else solved;
-    either way replayed by the engine).
+    either way replayed by the engine). Exit status 1 when a file's [solution]
+    is illegal or not worth its value (nothing is written), 2 for bad input.
 
     \b
     Example:

@@ -91,7 +91,7 @@ def check_file(job: Job, verify: bool, options: Mapping[str, Any],
             else:
                 status = game.solve(path, taken, params, True, screen)
     except InputError as exc:
-        return {"file": job.name, "error": str(exc), "status": 2}
+        return {"file": job.name, "error": str(exc), "status": exc.status}
     except EngineDisagreement as exc:
         return {"file": job.name, "error": f"engine disagrees with the solver: {exc}",
                 "status": 1}

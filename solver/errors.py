@@ -13,8 +13,8 @@ from pathlib import Path
 EXIT_OK = 0
 """Exit status: done (for ``verify``: the solution holds)."""
 EXIT_DISAGREE = 1
-"""Exit status: the engine disagrees with the solver, or ``verify``/``show`` found the
-claimed solution wrong."""
+"""Exit status: the engine disagrees with the solver, or a command that replays a file's
+claimed solution (``verify``, ``show``, ``render --solution``, ``sheet``) found it wrong."""
 EXIT_BAD_INPUT = 2
 """Exit status: bad input (a file, an option, a path to write), one line naming it."""
 EXIT_NO_ANSWER = 3
@@ -38,13 +38,19 @@ class InputError(Exception):
         self.path = str(path) if path is not None else None
         self.place = place
 
+    status = EXIT_BAD_INPUT
+    """The exit status of a command this error ends."""
+
     def located(self, *, path: str | Path | None = None, place: str | None = None) -> InputError:
-        """Return a copy with the file and/or place filled in where still missing."""
-        return InputError(
-            self.message,
-            path=self.path if self.path is not None else path,
-            place=self.place if self.place is not None else place,
-        )
+        """Return a copy (of the same class) with the file and/or place filled in where
+        still missing."""
+        copy = type(self).__new__(type(self))
+        copy.__dict__.update(self.__dict__)
+        copy.args = self.args
+        copy.path = self.path if self.path is not None else (
+            str(path) if path is not None else None)
+        copy.place = self.place if self.place is not None else place
+        return copy
 
     @property
     def line(self) -> int | None:
@@ -59,6 +65,14 @@ class InputError(Exception):
 
 class PuzzleError(InputError):
     """A well-formed file whose puzzle cannot be posed (e.g. no legal turn, bad target)."""
+
+
+class WrongSolution(InputError):
+    """A file's ``[solution]`` that reads well but does not hold: illegal, or not worth
+    its claimed value. Exit status 1, as ``verify`` gives it, for every command that
+    replays the claim (``show``, ``render --solution``, ``sheet``)."""
+
+    status = EXIT_DISAGREE
 
 
 class BuildTimeout(PuzzleError):

@@ -11,7 +11,7 @@ import re
 import stat
 import tempfile
 import tomllib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -19,7 +19,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from solver.errors import InputError
+from solver.errors import InputError, WrongSolution
 
 _LINE_COL = re.compile(r"\(at line (\d+), column (\d+)\)")
 
@@ -203,11 +203,28 @@ class Solution:
     value: int
     line: tuple[str, ...]
 
+    def replayed(self, parse: Callable[[tuple[str, ...]], Any], play: Callable[[Any], Any],
+                 illegal: type[InputError], path: str | Path, key: str = "line"
+                 ) -> tuple[Any, Any]:
+        """``(steps, outcome)``: the line read by ``parse`` (an InputError naming ``path``
+        and ``[solution] key`` when it does not parse: bad input) and played by ``play``
+        (WrongSolution when it raises ``illegal``: the claim does not hold)."""
+        try:
+            steps = parse(self.line)
+        except InputError as exc:
+            raise InputError(exc.message, path=path, place=f"[solution] {key}"
+                             + (f", {exc.place}" if exc.place else "")) from None
+        try:
+            return steps, play(steps)
+        except illegal as exc:
+            raise WrongSolution(f"the [solution] is illegal: {exc}", path=path) from None
+
     def check_value(self, counted: int, path: str | Path | None) -> None:
-        """InputError unless ``counted`` (the engine's value of the line) is the claimed one."""
+        """WrongSolution unless ``counted`` (the engine's value of the line) is the
+        claimed one."""
         if counted != self.value:
-            raise InputError(f"the [solution] claims value {self.value}, the engine counts "
-                             f"{counted}", path=path)
+            raise WrongSolution(f"the [solution] claims value {self.value}, the engine "
+                                f"counts {counted}", path=path)
 
 
 def read_solution_table(

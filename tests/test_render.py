@@ -198,22 +198,47 @@ def test_bad_requests_are_one_line_and_exit_2(args, message, tmp_path):
     assert "Traceback" not in result.output
 
 
-@pytest.mark.parametrize(("name", "value"), [
-    ("terra-nova/puzzles/closing-demo.toml", 29),
-    ("rift-valley/midgame-identical.toml", 19),
-    ("terra-nova-kosmos/puzzles/last-round-demo.toml", 26),
-])
-def test_a_solution_not_worth_its_stated_value_is_not_drawn(name, value, tmp_path):
-    # Before: render --solution drew the line and said what the engine counted,
-    # whatever value the file claimed.
+WRONG_SOLUTIONS = [
+    # (file, a change that keeps the line worth its value's engine count, illegal line)
+    ("terra-nova/puzzles/closing-demo.toml", 29, ('"g3-e3 #d4 #d2"', '"g3-e3 #d4 #d4"')),
+    ("rift-valley/midgame-identical.toml", 19, ('"o c6", "o f8"', '"o c6", "o c6"')),
+    ("terra-nova-kosmos/puzzles/last-round-demo.toml", 26,
+     ('"$1 build f8', '"$1 build g7')),
+]
+
+
+@pytest.mark.parametrize(("name", "value", "illegal"), WRONG_SOLUTIONS,
+                         ids=[w[0].split("/")[0] for w in WRONG_SOLUTIONS])
+def test_a_solution_that_does_not_hold_is_exit_1_everywhere(name, value, illegal, tmp_path):
+    # Before: render --solution and sheet refused it with exit 2 (bad input), show exited
+    # 1 on an illegal line but 0 on a wrong value (KOSMOS show: 0 on both), verify 1.
+    # Now every command that replays a claimed [solution] says it does not hold: exit 1.
     text = (POSITIONS_DIR / name).read_text(encoding="utf-8")
-    assert f"value = {value}\n" in text
+    assert f"value = {value}\n" in text and illegal[0] in text
     wrong = tmp_path / "wrong.toml"
     wrong.write_text(text.replace(f"value = {value}\n", f"value = {value + 1}\n"),
                      encoding="utf-8")
+    bad = tmp_path / "illegal.toml"
+    bad.write_text(text.replace(illegal[0], illegal[1], 1), encoding="utf-8")
     out = tmp_path / "answer.svg"
+    for path in (wrong, bad):
+        for args in (["show"], ["verify"], ["render", "--solution", "--out", str(out)],
+                     ["sheet", "--out", str(tmp_path / "sheet.pdf")]):
+            result = CliRunner().invoke(main, [*args, str(path)])
+            assert result.exit_code == 1, (args, path.name, result.output)
+            assert "Traceback" not in result.output
     result = CliRunner().invoke(main, ["render", str(wrong), "--solution", "--out", str(out)])
-    assert result.exit_code == 2, result.output
     assert (f"{wrong}: the [solution] claims value {value + 1}, the engine counts {value}"
             in result.stderr)
-    assert not out.exists() and "Traceback" not in result.output
+    assert not out.exists() and not (tmp_path / "sheet.pdf").exists()
+
+
+def test_a_solution_line_that_does_not_parse_is_bad_input_naming_the_file(tmp_path):
+    # Before: render --solution named no file for a Terra Nova line that does not parse.
+    text = (POSITIONS_DIR / "terra-nova/puzzles/closing-demo.toml").read_text(encoding="utf-8")
+    path = tmp_path / "badcell.toml"
+    path.write_text(text.replace('"g3-e3 #d4 #d2"', '"g3-e3 #d4 #d9"'), encoding="utf-8")
+    result = CliRunner().invoke(main, ["render", str(path), "--solution", "--out",
+                                       str(tmp_path / "x.svg")])
+    assert result.exit_code == 2
+    assert f"{path}: [solution] line, turn 1, action '#d9'" in result.stderr

@@ -51,7 +51,8 @@ def _header(file: Path, position: Position) -> Text:
 
 def show(file: Path, screen: Screen) -> int:
     """Draw the position in ``file`` with scores, and its claimed solution replayed by the
-    engine if any; exit status 1 when that solution is illegal."""
+    engine if any; exit status 1 when that solution does not hold (illegal, or not worth
+    its value)."""
     position = load(file)
     screen.print(_header(file, position))
     screen.print(render_board(position))
@@ -65,6 +66,10 @@ def show(file: Path, screen: Screen) -> int:
         screen.print(f"[bold red]engine: the draws are illegal[/]: {escape(message)}")
         return 1
     screen.print(f"engine: {len(draws)} legal draws, {position.player} scores {value}")
+    if value != solution.value:
+        screen.print(f"[bold red]engine: the draws are worth {value}, not the claimed "
+                     f"{solution.value}[/]")
+        return 1
     return 0
 
 

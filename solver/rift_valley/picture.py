@@ -14,7 +14,6 @@ from pathlib import Path
 
 from solver.drawing.palette import player
 from solver.drawing.scene import Badge, Border, Cell, Key, Line, Scene, Token
-from solver.errors import InputError
 from solver.rift_valley.notation import Draw, DrawTrail, parse_draw
 from solver.rift_valley.position import (
     ELEPHANT,
@@ -147,14 +146,12 @@ def _answer(position: Position, path: Path) -> tuple[list[Draw], Position]:
     """The file's [solution] (replayed by the engine: legal, worth its value), else the
     solver's answer."""
     if position.solution is not None:
-        from solver.rift_valley.engine.draws import play_draws
+        from solver.rift_valley.engine.draws import IllegalDraw, play_draws
         from solver.rift_valley.engine.scoring import score
 
-        try:
-            draws = [parse_draw(text, position.grid) for text in position.solution.line]
-            after = play_draws(position, draws)
-        except InputError as exc:
-            raise InputError(f"the [solution] is illegal: {exc}", path=path) from None
+        draws, after = position.solution.replayed(
+            lambda texts: [parse_draw(text, position.grid) for text in texts],
+            lambda steps: play_draws(position, steps), IllegalDraw, path, "draws")
         position.solution.check_value(score(after, position.player).total, path)
         return draws, after
     from solver.rift_valley.solve import solve_max_score

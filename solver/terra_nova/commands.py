@@ -42,7 +42,7 @@ def load(file: Path) -> Position:
 
 def show(file: Path, screen: Screen) -> int:
     """Draw the position in ``file``, with its puzzle and claimed solution if any;
-    exit status 1 when the engine finds that solution illegal."""
+    exit status 1 when that solution does not hold (illegal, or not worth its value)."""
     position = load(file)
     screen.print(f"[bold]{file}[/]")
     screen.print(render_position(position))
@@ -58,7 +58,8 @@ def show(file: Path, screen: Screen) -> int:
 
 
 def _show_solution(file: Path, position: Position, screen: Screen) -> bool:
-    """Print the claimed solution and what the engine makes of it (verify judges it)."""
+    """Print the claimed solution and what the engine makes of it; False when it does
+    not hold."""
     solution = position.solution
     try:
         line = parse_line(solution.line, position.grid)
@@ -75,6 +76,10 @@ def _show_solution(file: Path, position: Position, screen: Screen) -> bool:
         return False
     screen.print(f"engine: legal; {position.to_move} gains {result.points}, "
                  f"the others {result.others}, in {result.actions} actions")
+    if result.points != solution.value:
+        screen.print(f"[bold red]engine: the line is worth {result.points}, not the "
+                     f"claimed {solution.value}[/]")
+        return False
     return True
 
 

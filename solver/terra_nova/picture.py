@@ -14,7 +14,6 @@ from pathlib import Path
 
 from solver.drawing.palette import STONE, player
 from solver.drawing.scene import Arrow, Badge, Cell, Key, Scene, Token
-from solver.errors import InputError
 from solver.terra_nova.fileformat import read_position
 from solver.terra_nova.notation import Move, Stone, Turn, format_turn, parse_line
 from solver.terra_nova.position import EMPTY, PIECE_LETTER, Position
@@ -144,13 +143,11 @@ def _answer(position: Position, path: Path) -> tuple[list[Turn], int]:
     """The file's [solution] (checked by the engine: legal, worth its value), else the
     solver's replayed answer."""
     if position.solution is not None:
-        from solver.terra_nova.engine.turns import play_line
+        from solver.terra_nova.engine.turns import IllegalTurn, play_line
 
-        line = parse_line(position.solution.line, position.grid)
-        try:
-            outcome = play_line(position, line)
-        except InputError as exc:
-            raise InputError(f"the [solution] is illegal: {exc}", path=path) from None
+        line, outcome = position.solution.replayed(
+            lambda texts: parse_line(texts, position.grid),
+            lambda steps: play_line(position, steps), IllegalTurn, path)
         position.solution.check_value(outcome.points, path)
         return line, outcome.points
     from solver.terra_nova.solve import solve_puzzle

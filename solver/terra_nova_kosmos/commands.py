@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from rich.markup import escape
 from rich.table import Table
 
 from solver.cpsat import SolveParams
@@ -46,7 +47,9 @@ def load(file: Path) -> Position:
 
 
 def show(file: Path, screen: Screen) -> int:
-    """Draw the position (or bare board) in ``file``, with its puzzle and solution if any."""
+    """Draw the position (or bare board) in ``file``, with its puzzle and its claimed
+    solution replayed by the engine if any; exit status 1 when that solution does not
+    hold (illegal, or not worth its value)."""
     if is_board_file(file):
         board, landscape = read_board(file)
         screen.print(f"[bold]{file}[/]")
@@ -62,9 +65,16 @@ def show(file: Path, screen: Screen) -> int:
         objective = (f" ({position.puzzle.objective})" if position.puzzle.objective
                      else "")
         screen.print(f"puzzle: {position.puzzle.kind}{objective} for {position.to_move}")
-    if position.solution is not None:
-        screen.print(f"claimed solution: value {position.solution.value}, line "
-                     + " / ".join(position.solution.line))
+    if position.solution is None:
+        return 0
+    screen.print(f"claimed solution: value {position.solution.value}, line "
+                 + " / ".join(position.solution.line))
+    result, ok, message = _judge(file, position)
+    if not ok:
+        screen.print(f"[bold red]engine: the line does not hold[/]: {escape(message)}")
+        return 1
+    screen.print(f"engine: legal, worth {result.value} ({said(result)}, "
+                 f"{turns_said(result.turns)})")
     return 0
 
 
@@ -140,27 +150,34 @@ def evaluate_line(position: Position, line: list) -> Any:
     return evaluate(position, line)
 
 
-def verify(file: Path, as_json: bool, screen: Screen) -> int:
-    """Check the file's [solution] of its last-round or best-round puzzle with the
-    engine: the line is legal and worth its ``value``. Exit status 1 when it does not
-    hold."""
-    position = load(file)
+def _judge(file: Path, position: Position) -> tuple[Any, bool, str]:
+    """The engine's result of the file's [solution] (None when illegal), whether it
+    holds, and why not. InputError naming ``file`` when the line does not parse or the
+    position poses no puzzle."""
     solution = position.solution
-    if solution is None:
-        raise PuzzleError("the file has no [solution] to verify", path=file)
     try:
         line = parse_line(solution.line, position.grid)
     except InputError as exc:
         raise InputError(exc.message, path=file, place=f"[solution] line, {exc.place}") from None
     try:
         result = evaluate_line(position, line)
-        ok = result.value == solution.value
-        message = "" if ok else (f"the line is worth {result.value}, "
-                                 f"the file says {solution.value}")
     except PuzzleError as exc:
         raise exc.located(path=file) from None
     except IllegalTurn as exc:
-        result, ok, message = None, False, f"{exc.place}: {exc.message}"
+        return None, False, f"{exc.place}: {exc.message}"
+    ok = result.value == solution.value
+    return result, ok, "" if ok else (f"the line is worth {result.value}, "
+                                      f"the file says {solution.value}")
+
+
+def verify(file: Path, as_json: bool, screen: Screen) -> int:
+    """Check the file's [solution] of its last-round or best-round puzzle with the
+    engine: the line is legal and worth its ``value``. Exit status 1 when it does not
+    hold."""
+    position = load(file)
+    if position.solution is None:
+        raise PuzzleError("the file has no [solution] to verify", path=file)
+    result, ok, message = _judge(file, position)
     if as_json:
         screen.json({"game": "terra-nova-kosmos", "ok": ok, "message": message,
                      "kind": kind_of(position)}

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from solver.drawing.palette import player
 from solver.drawing.scene import Badge, Cell, Key, Line, Scene, Token
-from solver.errors import InputError
+from solver.errors import InputError, PuzzleError
 from solver.terra_nova_kosmos.fileformat import is_board_file, read_board
 from solver.terra_nova_kosmos.notation import Turn, format_turn, parse_line
 from solver.terra_nova_kosmos.position import Board, Position
@@ -103,6 +103,7 @@ def _answer(position: Position, path: Path) -> list[Turn]:
     """The file's [solution] (replayed by the engine: legal, worth its value), else the
     solver's answer."""
     from solver.terra_nova_kosmos.commands import evaluate_line, kind_of
+    from solver.terra_nova_kosmos.engine.actions import IllegalTurn
 
     if position.solution is None:
         from solver.terra_nova_kosmos import solve
@@ -114,10 +115,11 @@ def _answer(position: Position, path: Path) -> list[Turn]:
         except InputError as exc:
             raise exc.located(path=path) from None
     try:
-        line = parse_line(position.solution.line, position.grid)
-        result = evaluate_line(position, line)
-    except InputError as exc:
-        raise InputError(f"the [solution] does not hold: {exc}", path=path) from None
+        line, result = position.solution.replayed(
+            lambda texts: parse_line(texts, position.grid),
+            lambda steps: evaluate_line(position, steps), IllegalTurn, path)
+    except PuzzleError as exc:  # no puzzle the line answers
+        raise exc.located(path=path) from None
     position.solution.check_value(result.value, path)
     return line
 
