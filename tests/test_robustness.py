@@ -496,6 +496,26 @@ def test_bench_tables_fit_80_columns_with_numbers_whole():
     assert "…" not in text
 
 
+def test_bench_case_names_break_only_after_hyphens_at_80_columns():
+    # Before: names were folded at 11 characters, anywhere ("tn-9x11-bes" / "t").
+    from solver.bench.runner import Record
+    from solver.bench.table import cases_table, wrap_name
+    assert wrap_name("tnk-3x4-best-round-points") == "tnk-3x4-best-\nround-points"
+    assert wrap_name("tn-9x11-best") == "tn-9x11-best"
+    names = ["tn-9x11-best", "tnk-3x4-best-round-points", "rv-identical-8",
+             "tn-full-midgame-best"]
+    records = [Record(name, "terra-nova-kosmos", "best-round", 12, 2, None, [10, 5, 0, -4],
+                      True, 3, 15.299, [15.299], 0.207, "done", [10, 5, 0, -4], True, 0.01,
+                      10.0) for name in names]
+    lines = _render(cases_table(records, 10.0)).splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert "agree" in lines[1] and "10/5/0/-4" in lines[3] and "15.299" in lines[3]
+    starts = [line.split(" ")[0] for line in lines]
+    for name in names:
+        for part in wrap_name(name).split("\n"):
+            assert part in starts, (part, lines)
+
+
 def test_generate_table_keeps_file_names_whole(tmp_path):
     from cli.generate import written_table
     from solver.puzzlegen import Written

@@ -19,7 +19,19 @@ from solver.errors import InputError
 from solver.games import GAMES
 
 CASE_WIDTH = 14
-"""Case names longer than this wrap (fold) onto further lines."""
+"""Case names longer than this wrap onto further lines, after a hyphen."""
+
+
+def wrap_name(name: str, width: int = CASE_WIDTH) -> str:
+    """``name`` on lines of at most ``width`` characters, broken after hyphens
+    (``tnk-3x4-best-round-points`` → ``tnk-3x4-best-`` / ``round-points``); a part
+    longer than ``width`` is folded by the table."""
+    lines = [""]
+    for part in re.findall(r"[^-]*-|[^-]+$", name):
+        if lines[-1] and len(lines[-1]) + len(part) > width:
+            lines.append("")
+        lines[-1] += part
+    return "\n".join(lines)
 
 
 def _seconds(value: float | None) -> str:
@@ -33,18 +45,22 @@ def horizon_text(record: Record) -> str:
 
 def _table(title: str, caption: str, columns: Sequence[tuple[str, str]],
            rows: list[list[str]]) -> Table:
-    """A compact table; ``columns`` are ``(header, kind)`` with kind ``text`` (wraps),
-    ``name`` (folds past :data:`CASE_WIDTH`), ``label`` (short, never wrapped) or
-    ``number`` (right-aligned, never wrapped)."""
+    """A compact table (one space between columns); ``columns`` are ``(header, kind)``
+    with kind ``text`` (wraps), ``name`` (:func:`wrap_name` lines, folded past
+    :data:`CASE_WIDTH`), ``label`` (short, never wrapped) or ``number`` (right-aligned,
+    never wrapped)."""
     table = Table(title=title, caption=caption, box=box.SIMPLE_HEAD, show_edge=False,
-                  padding=(0, 1, 0, 0), header_style="bold", caption_justify="left")
-    for header, kind in columns:
+                  padding=(0, 0, 0, 0), header_style="bold", caption_justify="left")
+    for index, (header, kind) in enumerate(columns):
         if kind == "number":
             table.add_column(header, justify="right", no_wrap=True)
         elif kind == "label":
             table.add_column(header, no_wrap=True)
-        elif kind == "name":
-            table.add_column(header, overflow="fold", max_width=CASE_WIDTH)
+        elif kind == "name":  # as wide as its longest line, so lines break only at hyphens
+            longest = max((len(line) for row in rows for line in row[index].split("\n")),
+                          default=len(header))
+            width = min(CASE_WIDTH, max(longest, len(header)))
+            table.add_column(header, overflow="fold", min_width=width, max_width=CASE_WIDTH)
         else:
             table.add_column(header, overflow="fold")
     for row in rows:
@@ -61,7 +77,7 @@ def cases_table(records: list[Record], cap: float) -> Table:
         else:
             exhaustive, ratio = _seconds(r.exhaustive_s), f"{r.ratio:.2f}"
         agree = "—" if r.agree is None else ("[green]yes[/]" if r.agree else "[red]NO[/]")
-        rows.append([r.case, f"{r.kind} {horizon_text(r)}", str(r.cells),
+        rows.append([wrap_name(r.case), f"{r.kind} {horizon_text(r)}", str(r.cells),
                      "/".join(map(str, r.value)) or "—",
                      "[green]yes[/]" if r.optimal else "[red]no[/]",
                      _seconds(r.cpsat_s), exhaustive, ratio, agree])
