@@ -11,11 +11,12 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    ProgressColumn,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
-from rich.table import Table
+from rich.table import Column, Table
 
 from cli.cluster import INTERRUPTED, note_ran_on
 from cli.console import err, out
@@ -41,14 +42,12 @@ def run(game: Game, count: int, seed: int, out_dir: Path, kind: str | None, turn
     check_request(request)
     make_folder(out_dir)  # a bad --out fails before the progress bar starts
     start = time.perf_counter()
-    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TextColumn("{task.fields[tried]} candidates, {task.fields[rate]} puzzles/min"),
-               TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
+    columns = progress_columns()
     kept_so_far = [0]
     try:
         with connect(scheduler, workers) as executor, \
-                Progress(*columns, console=err, transient=False) as bar:
-            task = bar.add_task(f"{game.key} {kind}", total=count, tried=0, rate="-")
+                Progress(*columns, console=err, transient=False, expand=True) as bar:
+            task = bar.add_task(kind, total=count, tried=0, rate="-")
 
             def progress(kept: int, tried: int) -> None:
                 kept_so_far[0] = kept
@@ -63,6 +62,22 @@ def run(game: Game, count: int, seed: int, out_dir: Path, kind: str | None, turn
         sys.exit(INTERRUPTED)
     note_ran_on(executor, scheduler)
     out.print(written_table(written, out_dir))
+
+
+def progress_columns() -> tuple[ProgressColumn, ...]:
+    """The generator's progress line: kind, bar, puzzles kept, candidates tried, rate,
+    time elapsed and left. Only the bar gives way, so at 80 columns (with up to six
+    digits of candidates) the numbers and the ETA are whole; use with ``expand=True``."""
+    def whole() -> Column:
+        return Column(no_wrap=True)
+
+    return (TextColumn("[bold]{task.description}", table_column=whole()),
+            BarColumn(bar_width=None, table_column=Column(ratio=1)),
+            MofNCompleteColumn(table_column=whole()),
+            TextColumn("{task.fields[tried]} cand., {task.fields[rate]} puzzles/min",
+                       table_column=whole()),
+            TimeElapsedColumn(table_column=whole()), TextColumn("ETA", table_column=whole()),
+            TimeRemainingColumn(table_column=whole()))
 
 
 def written_table(written: list, out_dir: Path) -> Table:

@@ -516,6 +516,27 @@ def test_bench_case_names_break_only_after_hyphens_at_80_columns():
             assert part in starts, (part, lines)
 
 
+def test_generate_progress_line_keeps_its_eta_at_80_columns():
+    # Before: "terra-nova-kosmos best-round ╸   … 1234 candidates, 12.5 puzzles/min 0… ETA -:-…"
+    import io
+
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from cli.generate import progress_columns
+    for tried, done in ((0, 0), (1234, 37), (123456, 999)):
+        console = Console(width=80, force_terminal=True, color_system=None,
+                          file=io.StringIO())
+        bar = Progress(*progress_columns(), console=console, expand=True)
+        task = bar.add_task("best-round", total=1000, tried=tried, rate="12.5")
+        bar.update(task, completed=done)
+        console.print(bar.make_tasks_table(bar.tasks))
+        line = console.file.getvalue().rstrip("\n")
+        assert "…" not in line and len(line) <= 80, line
+        assert f"{done}/1000" in line and f"{tried} cand., 12.5 puzzles/min" in line
+        assert line.endswith("ETA -:--:--"), line
+
+
 def test_generate_table_keeps_file_names_whole(tmp_path):
     from cli.generate import written_table
     from solver.puzzlegen import Written
