@@ -98,15 +98,6 @@ def all_of(model: cp_model.CpModel, lits: Sequence[Lit], name: str) -> Lit:
     return lit
 
 
-def equal_flag(model: cp_model.CpModel, a: cp_model.LinearExprT, b: cp_model.LinearExprT,
-               name: str) -> cp_model.IntVar:
-    """A literal for ``a == b`` (reified both ways)."""
-    lit = model.new_bool_var(name)
-    model.add(a == b).only_enforce_if(lit)
-    model.add(a != b).only_enforce_if(~lit)
-    return lit
-
-
 def not_adjacent(model: cp_model.CpModel, lits: Mapping[int, Lit],
                  neighbours: Sequence[Sequence[int]]) -> None:
     """No two cells of ``lits`` that are neighbours are both true (each pair once)."""

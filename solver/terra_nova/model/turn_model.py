@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import combinations, pairwise
 
 from ortools.sat.python import cp_model
 
@@ -44,7 +45,6 @@ from solver.cpsat.constraints import (
     at_least,
     below,
     clause,
-    equal_flag,
     live,
     negate,
 )
@@ -481,45 +481,50 @@ class TurnModel:
     # ------------------------------------------------------------------ no return
 
     def _no_return(self, t: int) -> None:
-        """No moved piece still on the board ends turn ``t`` on its starting cell."""
-        m = self.model
+        """No moved piece still on the board ends turn ``t`` on its starting cell.
+
+        Boolean only: ``cont[(j, k)]`` (move ``k`` starts where move ``j`` ended, so
+        the same piece made both: within one turn no other piece can reach that cell
+        in between) is reified with clauses over the cell literals; then for every
+        chain of continued moves that nothing extends, and every cell, one clause
+        forbids "the chain starts and ends there and an own piece stands there at the
+        end of the turn" (it is the chain's piece unless that one was removed).
+        """
         first = ACTIONS_PER_TURN * t
         steps = list(range(first, first + ACTIONS_PER_TURN))
         end = first + ACTIONS_PER_TURN
-        hi = self.n + 1
-        src, dst = {}, {}
-        for s in steps:
-            src[s] = m.new_int_var(0, hi, f"src_{s}")
-            dst[s] = m.new_int_var(0, hi, f"dst_{s}")
-            m.add(src[s] == sum((a + 1) * v for a, v in self.src_of[s].items()))
-            m.add(dst[s] == sum((c + 1) * v for c, v in self.dst_of[s].items()))
-        # cont[(j, k)]: move k continues move j (starts where it ended)
         cont: dict[tuple[int, int], Lit] = {}
         for j in steps:
             for k in steps:
-                if k <= j or self.is_move[j] is False or self.is_move[k] is False:
+                if k > j:
+                    cont[(j, k)] = self._continues(j, k)
+        for size in range(2, len(steps) + 1):
+            for chain in combinations(steps, size):
+                links = [cont[(a, b)] for a, b in pairwise(chain)]
+                if any(lit is False for lit in links):
                     continue
-                same = equal_flag(m, dst[j], src[k], f"same_{j}_{k}")
-                cont[(j, k)] = all_of(m, [same, self.is_move[k]], f"cont_{j}_{k}")
-        origin: dict[int, cp_model.IntVar] = {}
-        for k in steps:
-            if self.is_move[k] is False:
-                continue
-            orig = m.new_int_var(0, hi, f"origin_{k}")
-            earlier = [(j, cont[(j, k)]) for j in steps if (j, k) in cont]
-            for j, lit in earlier:
-                m.add(orig == origin[j]).only_enforce_if(lit)
-            fresh = [~lit for _, lit in earlier]
-            m.add(orig == src[k]).only_enforce_if(fresh)
-            origin[k] = orig
-            later = [cont[(k, j)] for j in steps if (k, j) in cont]
-            # last: move k ends its chain (a literal even when nothing can follow)
-            last = self._bool(f"last_{k}")
-            m.add_bool_and([self.is_move[k]] + [~lit for lit in later]).only_enforce_if(last)
-            m.add_bool_or([~self.is_move[k]] + later).only_enforce_if(~last)
-            back = equal_flag(m, dst[k], orig, f"back_{k}")
-            for c, to in self.dst_of[k].items():
-                self._clause([~last, ~back, ~to, negate(self.own[end].get(c, False))])
+                head, tail = chain[0], chain[-1]
+                before = [cont[(j, head)] for j in steps if j < head]
+                after = [cont[(tail, k)] for k in steps if k > tail]
+                free = [negate(lit) for lit in links] + before + after
+                src, dst = self.src_of[head], self.dst_of[tail]
+                for c in sorted(set(src) & set(dst)):
+                    self._clause(free + [~src[c], ~dst[c],
+                                         negate(self.own[end].get(c, False))])
+
+    def _continues(self, j: int, k: int) -> Lit:
+        """Literal: move ``k`` starts on the cell where move ``j`` stopped."""
+        dst, src = self.dst_of[j], self.src_of[k]
+        common = sorted(set(dst) & set(src))
+        if not common:
+            return False
+        m = self.model
+        lit = self._bool(f"cont_{j}_{k}")
+        self._clause([~lit] + [dst[c] for c in common])
+        for c in common:
+            m.add_bool_or([~dst[c], ~src[c], lit])
+            m.add_bool_or([~lit, ~dst[c], src[c]])
+        return lit
 
     # ------------------------------------------------------------------ objective terms
 
