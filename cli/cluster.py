@@ -1,4 +1,5 @@
-"""``--scheduler``: the option of the commands that can run on a Dask cluster; notes, Ctrl-C."""
+"""``--scheduler``: the option of the commands that can run on a Dask cluster, and the note
+of where they ran."""
 
 from __future__ import annotations
 
@@ -9,9 +10,6 @@ import click
 
 from cli.console import err
 from solver.executor import SCHEDULER_ENV, Executor
-
-INTERRUPTED = 130
-"""Exit status after Ctrl-C (128 + SIGINT), as a shell reports it."""
 
 
 def scheduler_option(what: str) -> Callable[[Any], Any]:

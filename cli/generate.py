@@ -18,8 +18,9 @@ from rich.progress import (
 )
 from rich.table import Column, Table
 
-from cli.cluster import INTERRUPTED, note_ran_on
+from cli.cluster import note_ran_on
 from cli.console import err, out
+from solver.errors import EXIT_INTERRUPTED
 from solver.executor import connect
 from solver.protocol import Game
 from solver.puzzlegen import Request, check_request, generate
@@ -59,7 +60,7 @@ def run(game: Game, count: int, seed: int, out_dir: Path, kind: str | None, turn
     except KeyboardInterrupt:
         err.print(f"interrupted: {kept_so_far[0]} puzzle(s) written in {out_dir}",
                   soft_wrap=True)
-        sys.exit(INTERRUPTED)
+        sys.exit(EXIT_INTERRUPTED)
     note_ran_on(executor, scheduler)
     out.print(written_table(written, out_dir))
 
