@@ -202,3 +202,26 @@ def test_suite_plot_kind_is_checked(tmp_path):
     with pytest.raises(InputError, match="plot must be sizes or horizons"):
         load_suite(bad, REPO_ROOT)
     assert load_suite(suite_file("depth")).plot == "horizons"
+
+
+def test_plot_legends_sit_outside_the_panels(monkeypatch, tmp_path):
+    # Before: the legend of eleven entries sat inside the right panel, over its points.
+    import json
+
+    from solver.bench import plot as plot_module
+    from solver.bench.runner import Record
+    from solver.paths import REPO_ROOT
+
+    figures = []
+    monkeypatch.setattr(plot_module, "_save", lambda fig, path, title: figures.append(fig))
+    saved = json.loads((REPO_ROOT / "benchmarks/results/latest.json").read_text())
+    records = [Record(**r) for r in saved["cases"]]
+    plot_module.plot_records(records, tmp_path / "x.png")
+    plot_horizons(records[:3], tmp_path / "y.png")
+    for fig in figures:
+        assert all(ax.get_legend() is None for ax in fig.axes)
+        assert len(fig.legends) == 1
+        plot_module.plt.close(fig)
+    games = {r.game for r in records[:3]}
+    assert figures[1].axes[0].get_xlabel() == " / ".join(
+        f"{GAMES[g].horizon_unit} ({GAMES[g].short})" for g in GAMES if g in games)

@@ -42,15 +42,14 @@ def plot_records(records: list[Record], path: Path, title: str = "") -> None:
     limit without a proof; hollow squares: exhaustive search; a triangle at the
     cap marks an exhaustive search that was capped.
     """
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.8), constrained_layout=True)
+    fig, axes = plt.subplots(1, 2, figsize=(12, 5.6), layout="constrained")
     panels = ((axes[0], lambda r: r.cells, "board size (cells)"),
-              (axes[1], _horizon, " / ".join(f"{game.horizon_unit} ({game.short})"
-                                             for game in GAMES.values())))
+              (axes[1], _horizon, _horizon_label(records)))
     for ax, x_of, label in panels:
         seen: set[str] = set()
         for r in records:
             colour = GAMES[r.game].plot_colours.get(r.kind, "tab:gray")
-            group = f"{r.game} {r.kind}"
+            group = f"{GAMES[r.game].short} {r.kind}"
             x = x_of(r)
             style, tag, what = cpsat_style(r.optimal, colour)
             ax.scatter([x], [r.cpsat_s], **style,
@@ -70,8 +69,16 @@ def plot_records(records: list[Record], path: Path, title: str = "") -> None:
         ax.set_xlabel(label)
         ax.set_ylabel("seconds (log)")
         ax.grid(True, which="both", alpha=0.3)
-    axes[1].legend(fontsize=7, loc="best")
+    handles, labels = axes[1].get_legend_handles_labels()
+    fig.legend(handles, labels, fontsize=7, loc="outside lower center", ncols=3,
+               frameon=False)  # below the panels: never over a point
     _save(fig, path, title)
+
+
+def _horizon_label(records: list[Record]) -> str:
+    """The x label of a horizon axis: the units of the games in ``records``."""
+    return " / ".join(f"{game.horizon_unit} ({game.short})" for game in GAMES.values()
+                      if any(r.game == game.key for r in records))
 
 
 def plot_horizons(records: list[Record], path: Path, title: str = "") -> None:
@@ -81,7 +88,7 @@ def plot_horizons(records: list[Record], path: Path, title: str = "") -> None:
     exhaustive, triangle at the cap: capped); the lines join the medians per
     horizon, counting a capped search as the cap and an unproven run at its time.
     """
-    fig, ax = plt.subplots(figsize=(7.5, 4.8), constrained_layout=True)
+    fig, ax = plt.subplots(figsize=(10, 4.8), layout="constrained")
     groups: dict[tuple[str, str], list[Record]] = {}
     for r in records:
         groups.setdefault((r.game, r.kind), []).append(r)
@@ -115,11 +122,10 @@ def plot_horizons(records: list[Record], path: Path, title: str = "") -> None:
                     label=f"{name} {method} median")
         ax.set_xticks(xs)
     ax.set_yscale("log")
-    ax.set_xlabel(" / ".join(f"{game.horizon_unit} ({game.short})" for game in GAMES.values()
-                             if any(r.game == game.key for r in records)))
+    ax.set_xlabel(_horizon_label(records))
     ax.set_ylabel("seconds (log)")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="best")
+    fig.legend(fontsize=7, loc="outside right upper", frameon=False)  # never over a point
     _save(fig, path, title)
 
 
