@@ -137,3 +137,32 @@ def test_time_cap_raises_timeout():
     with pytest.raises(TimeoutError):
         best_score(position, draws=12, time_cap=0.3)
     assert time.monotonic() - started < 10
+
+
+def test_time_cap_counts_the_candidate_build_and_is_looked_at_often(monkeypatch):
+    # Before: the cap started after the candidate trails were built (0.4-0.5 s on large
+    # boards under load) and the clock was read every 2,048 nodes (0.2-0.3 s there), so
+    # a 1 s cap ended after about 1.45 s. Here the build alone outlasts the cap.
+    from solver.rift_valley.engine import exhaustive
+
+    build = exhaustive._Search._candidates
+
+    def slow_build(self, occ):
+        time.sleep(0.3)
+        return build(self, occ)
+
+    monkeypatch.setattr(exhaustive._Search, "_candidates", slow_build)
+    nodes = []
+    run = exhaustive._Search.run
+
+    def counted(self):
+        try:
+            run(self)
+        finally:
+            nodes.append(self.nodes)
+
+    monkeypatch.setattr(exhaustive._Search, "run", counted)
+    position = read_position(f"{BOARDS}/delta.toml")
+    with pytest.raises(TimeoutError):
+        best_score(position, draws=12, time_cap=0.2)
+    assert nodes == [exhaustive._CLOCK_EVERY]
