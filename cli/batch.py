@@ -14,13 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cli.cluster import note_ran_on, scheduler_option
 from cli.console import err, user_errors
-from solver.batch import batch_status, run_batch
 from solver.cpsat import SolveParams, default_workers
-from solver.executor import connect
 from solver.tomlfile import atomic_write_text
 
 FILE = click.Path(dir_okay=False, path_type=Path)
@@ -67,6 +64,19 @@ def batch(files: tuple[Path, ...], verify: bool, out: Path | None, turns: int | 
     """
     if verify and (turns is not None or draws is not None):
         raise click.UsageError("--turns and --draws are for solving, not --verify")
+    # imported here, not at the top: every command's start-up (and --help) pays for
+    # what cli.main imports
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    from solver.batch import run_batch
+    from solver.executor import connect
+
     options = {"turns": turns, "draws": draws, "stops_block_all_colours": stops_block_all_colours}
     params = SolveParams(time_limit=time_limit, workers=1, seed=seed)
     lines: list[dict[str, Any]] = []
@@ -102,6 +112,8 @@ def _emit(objs: list[dict[str, Any]]) -> None:
 def _finish(lines: list[dict[str, Any]], total: int, out: Path | None,
             interrupted: bool) -> None:
     """Summary on stderr; exit with :func:`solver.batch.batch_status` of the lines."""
+    from solver.batch import batch_status
+
     failed = sum(1 for line in lines if line.get("status"))
     where = f" in {out}" if out is not None else ""
     if interrupted:

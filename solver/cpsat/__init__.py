@@ -1,16 +1,30 @@
-"""The one CP-SAT solve harness every game's model goes through."""
+"""The one CP-SAT solve harness every game's model goes through.
+
+:class:`SolveParams` and the other names of :mod:`solver.cpsat.params` load at
+once; ``solve``, ``enumerate_projections`` and ``SolveResult`` load the harness,
+and with it OR-tools (and pandas, which OR-tools imports: over a second on a
+busy machine), on first use, so ``boardsat --help`` and commands that solve
+nothing never pay for it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from solver.cpsat.deadline import Deadline
-from solver.cpsat.harness import (
+from solver.cpsat.params import (
     SEED_MAX,
     SEED_MIN,
     SolveParams,
-    SolveResult,
     ctrl_c_ends_run,
     default_workers,
-    enumerate_projections,
-    solve,
 )
+
+if TYPE_CHECKING:
+    from solver.cpsat.harness import SolveResult, enumerate_projections, solve
+
+_IN_HARNESS = ("SolveResult", "enumerate_projections", "solve")
 
 __all__ = [
     "SEED_MAX",
@@ -23,3 +37,10 @@ __all__ = [
     "enumerate_projections",
     "solve",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The harness's names, imported on first use (PEP 562)."""
+    if name in _IN_HARNESS:
+        return getattr(importlib.import_module("solver.cpsat.harness"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -11,73 +11,22 @@ in :class:`SolveParams` caps the solve at what is left of the command's time lim
 
 from __future__ import annotations
 
-import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ortools.sat.python import cp_model
 
-from solver.cpsat.deadline import Deadline
+from solver.cpsat.params import SolveParams, ctrl_c_ending_run
 from solver.errors import NoAnswer
 
 ProgressFn = Callable[[float, float, float], None]
 """Called on every improving solution and, once there is one, on every improvement of
 the proven bound, with ``(objective, best_bound, wall_seconds)``."""
-
-SEED_MIN, SEED_MAX = -(2**31), 2**31 - 1
-"""CP-SAT's ``random_seed`` is a 32-bit signed integer."""
-
-
-
-def default_workers() -> int:
-    """The machine's cores (what ``--workers`` defaults to)."""
-    return max(1, os.cpu_count() or 1)
-
-
-@dataclass(frozen=True)
-class SolveParams:
-    """How to run CP-SAT. ``time_limit=None`` means no limit.
-
-    ``settings`` are further CP-SAT parameters by name (``linearization_level``,
-    ``cp_model_probing_level``, ``max_deterministic_time``, ``subsolvers``…), set
-    by the harness on every solve; a sequence value extends a repeated field.
-    """
-
-    time_limit: float | None = None
-    workers: int = field(default_factory=default_workers)
-    seed: int = 0
-    log: bool = False
-    settings: Mapping[str, Any] = field(default_factory=dict)
-    deadline: Deadline | None = None
-    """The command's clock (:meth:`started`); solves get at most what is left of it."""
-
-    def started(self, since: float | None = None) -> SolveParams:
-        """A copy whose :attr:`time_limit` counts from now (or from ``since``, a
-        ``time.monotonic()`` reading) for everything that follows."""
-        return self if self.deadline is not None else replace(self, deadline=Deadline(
-            self.time_limit, since))
-
-    def check(self) -> None:
-        """NoAnswer once the command's deadline has passed (call it in long loops)."""
-        if self.deadline is not None:
-            self.deadline.check()
-
-    def with_time_limit(self, seconds: float | None) -> SolveParams:
-        """A copy with another time limit."""
-        return replace(self, time_limit=seconds)
-
-    def with_settings(self, **settings: Any) -> SolveParams:
-        """A copy with these CP-SAT parameters added (a value of None leaves one out)."""
-        merged = dict(self.settings)
-        merged.update((k, v) for k, v in settings.items() if v is not None)
-        return replace(self, settings=merged)
-
 
 _STATUS = {
     cp_model.OPTIMAL: "optimal",
@@ -128,23 +77,6 @@ def _configure(solver: cp_model.CpSolver, params: SolveParams) -> None:
         p.max_time_in_seconds = max(0.001, float(min(limits)))
 
 
-_CTRL_C_ENDS_RUN: ContextVar[bool] = ContextVar("ctrl_c_ends_run", default=False)
-
-
-@contextmanager
-def ctrl_c_ends_run() -> Iterator[None]:
-    """While the block runs, Ctrl-C during a solve stops it and then raises KeyboardInterrupt.
-
-    For drivers that run many solves one after another in this process (batch,
-    generate, bench): Ctrl-C ends the run instead of only cutting one solve short.
-    """
-    token = _CTRL_C_ENDS_RUN.set(True)
-    try:
-        yield
-    finally:
-        _CTRL_C_ENDS_RUN.reset(token)
-
-
 @contextmanager
 def _stop_on_sigint(solver: cp_model.CpSolver, flag: list[bool]) -> Iterator[None]:
     """While solving, Ctrl-C asks CP-SAT to stop and keep its best solution."""
@@ -161,7 +93,7 @@ def _stop_on_sigint(solver: cp_model.CpSolver, flag: list[bool]) -> Iterator[Non
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
-    if flag[0] and _CTRL_C_ENDS_RUN.get():
+    if flag[0] and ctrl_c_ending_run():
         raise KeyboardInterrupt
 
 

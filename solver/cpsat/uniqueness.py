@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from solver.cpsat.harness import SolveParams, SolveResult, solve
+from solver.cpsat.harness import SolveResult, solve
+from solver.cpsat.params import SolveParams
 
 
 def forbid(model: cp_model.CpModel, solver: cp_model.CpSolver,
