@@ -9,7 +9,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from cli.console import SCREEN, err, user_errors
 from solver.games import game_of
@@ -66,6 +65,8 @@ def sheet(sources: tuple[Path, ...], out: Path) -> None:
     Example:
       boardsat sheet positions/terra-nova/puzzles/generated --out puzzles.pdf
     """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
     from solver.sheet import write_sheet
 
     with Progress(TextColumn("drawing"), BarColumn(), MofNCompleteColumn(), console=err,

@@ -10,6 +10,8 @@ functions count too.
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -172,3 +174,14 @@ def test_the_checker_allows_the_layers():
     ]
     for module, source in allowed:
         assert violations(module, source, False, GAMES_HERE) == []
+
+
+def test_the_command_line_starts_without_or_tools():
+    """``boardsat --help`` and option parsing import no OR-tools (nor pandas, which it
+    imports): the games' ``game.py`` and :mod:`solver.cpsat` load them on first use."""
+    code = ("import sys, cli.main\n"
+            "heavy = ('ortools', 'pandas', 'rich.progress')\n"
+            "print(','.join(m for m in heavy if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=REPO_ROOT, check=True)
+    assert done.stdout.strip() == ""
