@@ -18,8 +18,10 @@ from solver.terra_nova.engine.turns import to_turn, turn_state
 from solver.terra_nova.notation import Turn
 from solver.terra_nova.position import Position
 
-CHECK_EVERY = 2048
-"""Nodes between two looks at the clock when a time cap is set."""
+CHECK_EVERY = 256
+"""Nodes between two looks at the clock when a time cap is set. 2,048 nodes took up to
+0.12 s (median 0.024 s) on full-board closings at load 10; 256 keep a capped search
+within about 15 ms of its cap, for a clock read per ~3 ms of search."""
 
 
 @dataclass

@@ -43,6 +43,12 @@ def _pruned(position: Position) -> list[tuple[Turn, Position]]:
     return rest
 
 
+CLOCK_EVERY = 8
+"""Expanded states between two looks at the clock. A state costs up to about 2 ms
+(64 took up to 0.12 s on tnk-4x5-hard-puzzle at load 10): a capped search ends
+within about 15 ms of its cap."""
+
+
 class _Search:
     def __init__(self, root: Position, cap: float | None, max_nodes: int | None):
         self.root = root
@@ -67,7 +73,7 @@ class _Search:
         self.nodes += 1
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise TimeoutError(f"more than {self.max_nodes} nodes")
-        if self.deadline is not None and self.nodes % 64 == 0 \
+        if self.deadline is not None and self.nodes % CLOCK_EVERY == 0 \
                 and time.perf_counter() > self.deadline:
             raise TimeoutError("time cap reached")
 
