@@ -7,7 +7,7 @@ reported order) and re-scored there; any disagreement with the model raises
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from solver.cpsat import SolveParams, solve
@@ -81,8 +81,12 @@ def solve_max_score(position: Position, draws: int | None = None,
         raise BuildTimeout.of(f"{budget}max-score model", params.time_limit,
                               "give more --time-limit" + (" or fewer --draws"
                                                           if budget else "")) from None
-    settings = SETTINGS if position.draws is not None else UNLIMITED_SETTINGS
-    solver, result = solve(built.model, params.with_settings(**settings), progress=progress)
+    if position.draws is None:
+        params = replace(params.with_settings(**UNLIMITED_SETTINGS),
+                         workers=min(params.workers, UNLIMITED_WORKERS))
+    else:
+        params = params.with_settings(**SETTINGS)
+    solver, result = solve(built.model, params, progress=progress)
     stats = dict(result.stats, trails=len(built.candidates.trails),
                  stop_cells=len(built.candidates.stop_cells),
                  tent_cells=len(built.candidates.tent_cells), status=result.status)
@@ -140,6 +144,18 @@ Measured (2 workers, the five asymmetric boards, alternating): deterministic
 time 0.49–1.07 → 0.10–0.73, wall (loaded machine) better on 4 of 5 boards;
 with a budget of 8 draws probing pays (crater, 1 worker: det 9.5 → 11.7
 without it). See benchmarks/EXPERIMENTS.md.
+"""
+
+
+UNLIMITED_WORKERS = 1
+"""With an unlimited budget one CP-SAT worker, whatever ``--workers`` asks.
+
+The proof is the ``max_lp`` worker's (the first full-problem subsolver): with
+2 workers it takes the same branches as alone, and the second worker's
+neighbourhood searches only add CPU, which on a busy machine the proof then
+waits for. Measured (the eight large boards of the ``budgets`` suite, empty,
+alternating): CPU 0.40–1.63 → 0.24–0.93 s, wall at load 11–14 1.3–7.9 →
+0.8–5.8 s, the same branch counts. See benchmarks/EXPERIMENTS.md.
 """
 
 
