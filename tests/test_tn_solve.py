@@ -197,8 +197,19 @@ def test_cli_unreachable_target_exits_2(tmp_path: Path):
 
 def test_closing_lp_follows_board_size():
     """Full-size boards: level-2 LP, kept by the full worker when there are several
-    (EXPERIMENTS.md, Terra Nova #14); small boards and best-turn: CP-SAT's portfolio."""
+    (EXPERIMENTS.md, Terra Nova #14); small boards: CP-SAT's portfolio; best-turn: its
+    own interleaved search (#18)."""
     large = settings("max-points", cells=LARGE_BOARD_CELLS)
     assert large["linearization_level"] == 2 and large["subsolvers"] == ["default"]
     assert "linearization_level" not in settings("max-points", cells=42)
-    assert "subsolvers" not in settings("best-turn", cells=172)
+    assert settings("best-turn", cells=172)["subsolvers"] == ["fixed", "no_lp"]
+
+
+def test_best_turn_searches_on_one_thread():
+    """Best-turn ignores --workers (EXPERIMENTS.md, Terra Nova #18): the same line and
+    the same search whatever the number of workers."""
+    path = Path(__file__).parent.parent / "positions/terra-nova/puzzles/best-turn-two-regions.toml"
+    position = read_position(path)
+    one, two = (solve_puzzle(position, None, SolveParams(workers=w, seed=0)) for w in (1, 2))
+    assert one.optimal and two.optimal
+    assert one.line == two.line and one.stats["branches"] == two.stats["branches"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -35,11 +35,24 @@ nothing measurable (benchmarks/terra_nova.py), so it is off."""
 
 BEST_TURN_LINEARIZATION_LEVEL = 0
 """CP-SAT ``linearization_level`` for best-turn: without the LP the one-turn search is
-faster (6 full-size mid-game positions, 1 worker: median 0.62 s -> 0.44 s). It is
-the level of a one-worker search only: with several workers the portfolio's
-subsolvers set their own levels (``default_lp`` 1, ``no_lp`` 0), so an earlier
-2-worker gain (0.95 s -> 0.75 s, loaded machine) did not come from it. Closing
+faster (6 full-size mid-game positions, 1 worker: median 0.62 s -> 0.44 s). Closing
 puzzles choose theirs in :func:`settings`."""
+
+BEST_TURN_WORKERS = 1
+"""Best-turn solves on one thread whatever ``--workers`` says: the search is a few
+tenths of a second, and a second thread only doubled the CPU time it took
+(benchmarks/EXPERIMENTS.md, Terra Nova #18)."""
+
+BEST_TURN_SEARCH: dict[str, Any] = {
+    "interleave_search": True,
+    "subsolvers": ["fixed", "no_lp"],
+    "num_full_subsolvers": 2,
+    "use_lns": False,
+}
+"""Best-turn's search, on its one thread: CP-SAT's ``fixed`` subsolver (the model's
+decision strategy: the most valuable closings first, :meth:`TurnModel.closings_by_value`)
+finds the scoring lines, ``no_lp`` (the default search) refutes the closings that
+cannot happen; interleaved in small batches, without LNS."""
 
 Progress = Callable[[str], None]
 
@@ -115,6 +128,7 @@ def settings(kind: str | None = None, *, cells: int = 0) -> dict[str, Any]:
     chosen: dict[str, Any] = {"cp_model_probing_level": PROBING_LEVEL}
     if kind == "best-turn":
         chosen["linearization_level"] = BEST_TURN_LINEARIZATION_LEVEL
+        chosen.update(BEST_TURN_SEARCH)
     elif kind == "max-points" and cells >= LARGE_BOARD_CELLS:
         chosen["linearization_level"] = 2
         chosen["subsolvers"] = list(LARGE_BOARD_SUBSOLVERS)
@@ -176,6 +190,10 @@ def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
     objective = line_objective(tm, horizon, actions=kind != "best-turn")
     tm.model.maximize(objective.expr)
     tm.hint_line(first)
+    if kind == "best-turn":
+        params = replace(params, workers=BEST_TURN_WORKERS)
+        tm.model.add_decision_strategy(tm.closings_by_value(), cp_model.CHOOSE_FIRST,
+                                       cp_model.SELECT_MAX_VALUE)
 
     def report(obj: float, best: float, wall: float) -> None:
         own, top = objective.leading(obj), objective.leading(best)

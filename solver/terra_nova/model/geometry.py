@@ -165,11 +165,15 @@ class Geometry:
 
         Two stones in one turn only come from the shape move, stone, stone: both
         lie next to the one piece that moved, so they share a neighbour on which
-        an own piece can stand.
+        an own piece can stand. In the horizon's first turn that piece has made one
+        move from the start position, so the neighbour is one straight move from
+        an own piece and not where an own piece stood (``dist == 1``); a one-turn
+        horizon has no other turn.
         """
         nbrs = self.position.grid.neighbours
         out: dict[int, set[int]] = {x: set() for x in self.stone_cells}
-        for c in self.reach:
+        anchors = self.reach if self.turns > 1 else [c for c in self.reach if self.dist[c] == 1]
+        for c in anchors:
             around = [x for x in nbrs[c] if x in out]
             for a in around:
                 out[a].update(b for b in around if b != a)

@@ -548,6 +548,15 @@ class TurnModel:
         return sum(as_expr(a) + as_expr(b)
                    for a, b in zip(self.is_move, self.is_stone, strict=True))
 
+    def closings_by_value(self) -> list[Lit]:
+        """The literals "candidate ``i`` closes at step ``s``" of the closings that can
+        score for the player to move, most valuable region first (then in build
+        order): a search order that tries the best closings first."""
+        scoring = [sc for sc in self.scores
+                   if not isinstance(sc.own_points, int) and not isinstance(sc.closes, bool)]
+        scoring.sort(key=lambda sc: -self.candidates[sc.candidate].value)
+        return [sc.closes for sc in scoring]
+
     def others_upper_bound(self) -> int:
         """A bound on the points others can gain (each candidate closes at most once)."""
         return sum(c.value for c in self.candidates if any(c.others))
