@@ -192,3 +192,19 @@ def test_presolve_probing_is_off_only_for_unlimited_budgets(monkeypatch, draws, 
     position = read_position(SMALL).replace(draws=draws)
     assert solve_max_score(position, None, PARAMS).optimal
     assert seen == [probing]
+
+
+@pytest.mark.parametrize(("draws", "workers", "cuts"), [(None, 1, False), (3, 2, None)])
+def test_unlimited_budgets_solve_with_one_worker_and_fewer_cuts(monkeypatch, draws, workers,
+                                                                cuts):
+    seen = []
+    real_solve = solve_module.solve
+
+    def spy(model, params, **kwargs):
+        seen.append((params.workers, params.settings.get("add_cg_cuts")))
+        return real_solve(model, params, **kwargs)
+
+    monkeypatch.setattr(solve_module, "solve", spy)
+    position = read_position(SMALL).replace(draws=draws)
+    assert solve_max_score(position, None, SolveParams(workers=2, seed=0)).optimal
+    assert seen == [(workers, cuts)]
