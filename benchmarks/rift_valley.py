@@ -38,7 +38,11 @@ savanna     15         50     no (≤60)    60        40.3       >20
 savanna     unlimited  119    yes         0.9       0.49       >20
 ==========  =========  =====  ==========  ========  =========  ============
 
-Unlimited budgets meet the goal; budgets 8 and 15 do not. What dominates is the
+Unlimited budgets meet the goal; budgets 8 and 15 do not. The unlimited rows
+predate their own solve settings (one CP-SAT thread, fewer cuts and less
+presolve: benchmarks/EXPERIMENTS.md, Rift Valley #20-#30); since then, with
+``--workers 2`` at load average 14: crater 0.74 s, delta 1.93, escarpment
+0.51, riverbend 0.72, savanna 0.65 (deterministic time 0.05-0.42). What dominates is the
 tents: the same 8-draw models without tent variables prove their optimum in
 0.6–1.0 deterministic seconds instead of 23–26. The LP spreads tiny fractions of
 tents and connected stops over a whole region (``near[t, s] <= tent[t]``,
