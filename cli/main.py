@@ -169,7 +169,7 @@ def solve(file: Path, turns: int | None, draws: int | None, time_limit: float | 
     counts from the start of the command and covers building the model: a model
     not built in time gives one line and exit 2 (every game); once it is built,
     a limit that ends before any line is found prints a trivial legal answer,
-    not proven optimal.
+    not proven optimal (a min-turns puzzle then has none: exit 3).
 
     \b
     Exit status: 0 answer printed (proven optimal or not); 1 the engine
