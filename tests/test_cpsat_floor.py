@@ -162,3 +162,20 @@ def test_settings_reach_cp_sat():
     assert result.optimal
     assert solver.parameters.linearization_level == 0
     assert list(solver.parameters.subsolvers) == ["core", "no_lp"]
+
+
+def test_a_solve_without_time_to_load_the_model_does_not_start(monkeypatch):
+    from solver.cpsat import harness
+    model = cp_model.CpModel()
+    x = [model.new_bool_var(f"x{i}") for i in range(10)]
+    model.add(sum(x) >= 3)
+    model.maximize(sum(x))
+    # 100 s per constraint: the 60 s left cannot pay for loading the model
+    monkeypatch.setattr(harness, "STARTUP_SECONDS_PER_CONSTRAINT", 100.0)
+    params = SolveParams(time_limit=60, workers=1).started()
+    _, result = solve(model, params)
+    assert (result.status, result.objective, result.wall_s) == ("unknown", None, 0.0)
+    # without a limit, or with enough of it left, it solves
+    for limit in (None, 600):
+        _, result = solve(model, SolveParams(time_limit=limit, workers=1).started())
+        assert (result.status, result.objective) == ("optimal", 10)

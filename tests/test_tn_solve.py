@@ -213,3 +213,38 @@ def test_best_turn_searches_on_one_thread():
     one, two = (solve_puzzle(position, None, SolveParams(workers=w, seed=0)) for w in (1, 2))
     assert one.optimal and two.optimal
     assert one.line == two.line and one.stats["branches"] == two.stats["branches"]
+
+
+def test_the_build_checks_the_deadline_between_small_pieces(monkeypatch):
+    """A deadline is seen within a few % of the model: before, a whole step's closings
+    (a third of the 2-turn model, minutes at 4 turns) went by without a check."""
+    from solver.terra_nova.model import turn_model
+    built: list = []
+    real = turn_model.TurnModel._build
+
+    def build(self) -> None:
+        built.append(self.model)
+        real(self)
+
+    monkeypatch.setattr(turn_model.TurnModel, "_build", build)
+    seen: list[int] = []
+    root = Path(__file__).parent.parent / "positions/terra-nova"
+    for name in ("late-2p", "midgame-2p"):
+        seen.clear()
+        built.clear()
+        turn_model.TurnModel(read_position(root / f"{name}.toml"), 2,
+                             check=lambda: seen.append(len(built[0].proto.constraints)))
+        counts = seen + [len(built[0].proto.constraints)]
+        gaps = [b - a for a, b in zip(counts, counts[1:], strict=False)]
+        assert max(gaps) < counts[-1] / 10, name
+
+
+def test_no_time_to_load_the_model_answers_the_engine_line(monkeypatch):
+    """Built, but what is left of the limit cannot pay for CP-SAT loading the model:
+    the engine's first legal line, not proven optimal, at once (no overrun)."""
+    from solver.cpsat import harness
+    monkeypatch.setattr(harness, "STARTUP_SECONDS_PER_CONSTRAINT", 1.0)
+    position = read_position(Path(__file__).parent.parent / "positions/terra-nova/late-2p.toml")
+    answer = solve_puzzle(position, 1, SolveParams(time_limit=120, workers=2).started())
+    assert not answer.optimal and answer.status.startswith("time limit")
+    assert answer.wall_s < 60

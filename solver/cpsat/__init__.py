@@ -22,9 +22,9 @@ from solver.cpsat.params import (
 )
 
 if TYPE_CHECKING:
-    from solver.cpsat.harness import SolveResult, enumerate_projections, solve
+    from solver.cpsat.harness import SolveResult, enumerate_projections, solve, startup_seconds
 
-_IN_HARNESS = ("SolveResult", "enumerate_projections", "solve")
+_IN_HARNESS = ("SolveResult", "enumerate_projections", "solve", "startup_seconds")
 
 __all__ = [
     "SEED_MAX",
@@ -36,6 +36,7 @@ __all__ = [
     "default_workers",
     "enumerate_projections",
     "solve",
+    "startup_seconds",
 ]
 
 

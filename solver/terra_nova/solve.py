@@ -189,12 +189,15 @@ def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
     try:
         first = _first_line(position, horizon, params)
         tm = TurnModel(position, horizon, check=params.check)
+        params.check()
+        objective = line_objective(tm, horizon, actions=kind != "best-turn")
+        tm.model.maximize(objective.expr)
+        params.check()
+        tm.hint_line(first)
+        params.check()
     except NoAnswer:
         raise _unbuilt(horizon, params) from None
     build = time.perf_counter() - start
-    objective = line_objective(tm, horizon, actions=kind != "best-turn")
-    tm.model.maximize(objective.expr)
-    tm.hint_line(first)
     if kind == "best-turn":
         params = replace(params, workers=BEST_TURN_WORKERS)
         tm.model.add_decision_strategy(tm.closings_by_value(), cp_model.CHOOSE_FIRST,

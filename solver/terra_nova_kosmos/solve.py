@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.cpsat import SolveParams, solve
+from solver.cpsat import SolveParams, solve, startup_seconds
 from solver.cpsat.objectives import Lexicographic
 from solver.errors import BuildTimeout, EngineDisagreement, NoAnswer, PuzzleError
 from solver.terra_nova_kosmos.engine import bestround
@@ -135,8 +135,9 @@ def _build(kind: str, make: Callable[[Callable[[], None]], Any], params: SolvePa
     except NoAnswer:
         raise BuildTimeout.of(f"{kind} model", params.time_limit,
                               "give more --time-limit") from None
-    if hint:
-        left = params.deadline.remaining() if params.deadline else None
+    left = params.deadline.remaining() if params.deadline else None
+    if hint and (left is None or left >= startup_seconds(built.model)):
+        # (with less left, CP-SAT would overrun the limit just loading the model)
         hint_passing_at_once(built, HINT_SECONDS if left is None else min(HINT_SECONDS, left))
     return built
 

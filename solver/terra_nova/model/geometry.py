@@ -265,7 +265,9 @@ def candidate_regions(geo: Geometry) -> tuple[Candidate, ...]:
             found.extend(search.grow_from(seed))
     out = []
     occ = geo.position.occupant
+    check = geo.check or (lambda: None)
     for cells in found:
+        check()
         counts = tuple(sum(1 for c in cells if occ[c] == colour) if colour != geo.me else 0
                        for colour in players)
         if not any(counts) and not any(c in reachable for c in cells):

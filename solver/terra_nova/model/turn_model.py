@@ -122,6 +122,7 @@ class TurnModel:
             self._step(s)
         self._supply()
         for t in range(self.turns):
+            self.check()
             self._no_return(t)
 
     def _init_state(self) -> None:
@@ -168,6 +169,7 @@ class TurnModel:
         self.cells_in: dict[int, list[int]] = {}
         stone_cell_set = set(self.stone_cells)
         for i, cand in enumerate(self.candidates):
+            self.check()
             for c in cand.cells:
                 self.cells_in.setdefault(c, []).append(i)
             inside = [c for c in cand.cells if c in stone_cell_set]
@@ -201,6 +203,7 @@ class TurnModel:
         for tau in range(1, self.steps + 1):
             if not self.geo.is_stone_step(tau - 1):
                 continue
+            self.check()
             for c in sorted(self.cells_in):
                 lits = [self.closed[i][tau] for i in self.cells_in[c]]
                 lits = [lit for lit in lits if lit is not False]
@@ -255,10 +258,13 @@ class TurnModel:
     def _step(self, s: int) -> None:
         """Action step ``s``: one move, one stone or nothing, and the state it leads to."""
         src_of, dst_of = self._moves(s)
+        self.check()
         place = self._stones(s)
         is_none = self._one_action(s, src_of, dst_of, place)
         self._turn_ends_only_when_stuck(s, is_none)
+        self.check()
         removed = self._closings(s, place)
+        self.check()
         self._transition(s, src_of, dst_of, removed)
 
     def _moves(self, s: int) -> tuple[dict[int, Lit], dict[int, Lit]]:
@@ -409,6 +415,7 @@ class TurnModel:
         closing: dict[int, list[Lit]] = {}
         now: list[Lit] = []
         for i in range(len(self.candidates)):
+            self.check()
             closes = self._closes(i, s)
             if closes is False:
                 continue
