@@ -179,3 +179,17 @@ def test_a_solve_without_time_to_load_the_model_does_not_start(monkeypatch):
     for limit in (None, 600):
         _, result = solve(model, SolveParams(time_limit=limit, workers=1).started())
         assert (result.status, result.objective) == ("optimal", 10)
+
+
+def test_a_solve_keeps_what_cp_sat_may_overrun_by_for_itself(monkeypatch):
+    """CP-SAT loads and presolves past its limit: under a deadline it gets what is left
+    minus that (1 s per constraint here, 10 constraints: 50 s of 60 s)."""
+    from solver.cpsat import harness
+    model = cp_model.CpModel()
+    x = [model.new_bool_var(f"x{i}") for i in range(10)]
+    for a, b in itertools.pairwise(x + x[:1]):
+        model.add_implication(a, b)
+    monkeypatch.setattr(harness, "STARTUP_SECONDS_PER_CONSTRAINT", 1.0)
+    solver = cp_model.CpSolver()
+    harness._configure(solver, SolveParams(time_limit=60, workers=1).started(), model)
+    assert 49 < solver.parameters.max_time_in_seconds <= 50

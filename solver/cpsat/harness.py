@@ -60,26 +60,35 @@ class SolveResult:
 
 
 STARTUP_SECONDS_PER_CONSTRAINT = 3e-5
-"""What CP-SAT spends, per constraint of the model, loading and presolving it before it
-heeds ``max_time_in_seconds`` (Terra Nova closings, 2 workers, load 12-16: a 0.01 s
-limit took 0.6-1.7 s on 111 k constraints, 17.4 s on 1.1 M; this is about twice the
-worst rate seen). A solve is started only when the command's deadline leaves at
-least this much per constraint (:func:`startup_seconds`)."""
+"""What CP-SAT may spend, per constraint of the model, beyond ``max_time_in_seconds``:
+loading the model and presolve passes it does not interrupt (Terra Nova closings,
+2 workers, load 12-16: a 0.01 s limit took 0.6-1.7 s on 111 k constraints, 17.4 s
+on 1.1 M; a 20 s limit 23.1 s on the 3-turn late-2p model, whose presolve ran 3 s
+over). This is about twice the worst rate seen. Under a command's deadline a solve
+gets what is left minus this much per constraint (:func:`startup_seconds`), and is
+not started when nothing remains."""
 
 
 def startup_seconds(model: cp_model.CpModel) -> float:
-    """Seconds CP-SAT may take on ``model`` before its time limit stops it (an estimate
-    from the number of constraints, :data:`STARTUP_SECONDS_PER_CONSTRAINT`)."""
+    """Seconds CP-SAT may take on ``model`` beyond its time limit (an estimate from the
+    number of constraints, :data:`STARTUP_SECONDS_PER_CONSTRAINT`)."""
     return len(model.proto.constraints) * STARTUP_SECONDS_PER_CONSTRAINT
 
 
 def _no_time(params: SolveParams, model: cp_model.CpModel) -> bool:
     """True when what is left of the deadline cannot even pay for loading the model."""
+    left = _time_left(params, model)
+    return left is not None and left <= 0
+
+
+def _time_left(params: SolveParams, model: cp_model.CpModel) -> float | None:
+    """What is left of the deadline minus :func:`startup_seconds` (None: no deadline)."""
     left = params.deadline.remaining() if params.deadline is not None else None
-    return left is not None and left < startup_seconds(model)
+    return None if left is None else left - startup_seconds(model)
 
 
-def _configure(solver: cp_model.CpSolver, params: SolveParams) -> None:
+def _configure(solver: cp_model.CpSolver, params: SolveParams,
+               model: cp_model.CpModel) -> None:
     p = solver.parameters
     for name, value in params.settings.items():
         if isinstance(value, (list, tuple)):
@@ -91,8 +100,9 @@ def _configure(solver: cp_model.CpSolver, params: SolveParams) -> None:
     p.log_search_progress = params.log
     p.catch_sigint_signal = False  # Ctrl-C is handled by _stop_on_sigint
     limits = [params.time_limit] if params.time_limit is not None else []
-    if params.deadline is not None and params.deadline.remaining() is not None:
-        limits.append(params.deadline.remaining())
+    left = _time_left(params, model)
+    if left is not None:
+        limits.append(left)
     if limits:
         p.max_time_in_seconds = max(0.001, float(min(limits)))
 
@@ -185,14 +195,15 @@ def solve(
 ) -> tuple[cp_model.CpSolver, SolveResult]:
     """Solve ``model`` under ``params``; return the solver (to read values) and the result.
 
-    When what is left of the command's deadline is below :func:`startup_seconds`, CP-SAT
-    is not started (it would overrun the deadline just loading the model): the result is
-    ``unknown``, without a solution, as if the time limit had stopped the search.
+    Under a deadline CP-SAT gets what is left of it minus :func:`startup_seconds` (what
+    it may overrun its limit by); when that is nothing it is not started (it would
+    overrun the deadline just loading the model): the result is ``unknown``, without a
+    solution, as if the time limit had stopped the search.
     """
     solver = cp_model.CpSolver()
     if _no_time(params, model):
         return solver, SolveResult("unknown", None, None, 0.0, dict(_UNSOLVED))
-    _configure(solver, params)
+    _configure(solver, params, model)
     interrupted = [False]
     callback = _Progress(progress) if progress else None
     if callback is not None:
@@ -244,7 +255,7 @@ def enumerate_projections(
                 progress(len(self.seen))
 
     solver = cp_model.CpSolver()
-    _configure(solver, replace(params, workers=1))
+    _configure(solver, replace(params, workers=1), model)
     solver.parameters.enumerate_all_solutions = True
     collector = Collector()
     interrupted = [False]

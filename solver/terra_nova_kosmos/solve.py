@@ -135,9 +135,12 @@ def _build(kind: str, make: Callable[[Callable[[], None]], Any], params: SolvePa
     except NoAnswer:
         raise BuildTimeout.of(f"{kind} model", params.time_limit,
                               "give more --time-limit") from None
+    if not hint:
+        return built
     left = params.deadline.remaining() if params.deadline else None
-    if hint and (left is None or left >= startup_seconds(built.model)):
-        # (with less left, CP-SAT would overrun the limit just loading the model)
+    if left is not None:
+        left -= startup_seconds(built.model)  # what CP-SAT may overrun its limit by
+    if left is None or left > 0:
         hint_passing_at_once(built, HINT_SECONDS if left is None else min(HINT_SECONDS, left))
     return built
 
