@@ -248,3 +248,26 @@ def test_no_time_to_load_the_model_answers_the_engine_line(monkeypatch):
     answer = solve_puzzle(position, 1, SolveParams(time_limit=120, workers=2).started())
     assert not answer.optimal and answer.status.startswith("time limit")
     assert answer.wall_s < 60
+
+
+def test_min_turns_stopped_by_the_limit_tries_no_longer_horizon(monkeypatch):
+    """CP-SAT stops with its overrun reserve left; a longer horizon's larger model could
+    not even be loaded in it, so the answer is 'none in time' at once (exit 3), not a
+    next build cut short (exit 2)."""
+    from solver.cpsat import harness
+    from solver.cpsat.harness import SolveResult
+    from solver.errors import NoAnswer
+    from solver.terra_nova import solve as tn_solve
+    calls: list[int] = []
+
+    def stopped(model, params, progress=None):
+        calls.append(len(model.proto.constraints))
+        return None, SolveResult("unknown", None, None, 1.0, {})
+
+    monkeypatch.setattr(tn_solve, "solve", stopped)
+    monkeypatch.setattr(harness, "STARTUP_SECONDS_PER_CONSTRAINT", 1.0)
+    path = Path(__file__).parent.parent / "positions/terra-nova/puzzles/closing-min-turns.toml"
+    with pytest.raises(NoAnswer, match="within the time limit"):
+        # 1 s per constraint: the 1-turn model (~1,500 constraints) leaves too little
+        solve_puzzle(read_position(path), None, SolveParams(time_limit=2000, workers=1))
+    assert len(calls) == 1

@@ -17,7 +17,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from solver.cpsat import SolveParams, enumerate_projections, solve
+from solver.cpsat import SolveParams, enumerate_projections, solve, startup_seconds
 from solver.cpsat.objectives import Goal, Lexicographic, lexicographic
 from solver.errors import BuildTimeout, EngineDisagreement, InputError, NoAnswer, PuzzleError
 from solver.terra_nova.engine import turns as engine
@@ -323,12 +323,20 @@ def _min_turns(position: Position, cap: int, target: int | None, params: SolvePa
             raise KeyboardInterrupt
         if result.status != "infeasible":
             proven = False
-            if params.deadline is not None and params.deadline.expired():
+            if _out_of_time(params, tm):
                 break
     if not proven:
         raise NoAnswer(f"no line reaching {target} points found within the time limit "
                        f"(up to {cap} turn(s) tried)")
     raise PuzzleError(f"{target} points cannot be reached within {cap} turn(s)")
+
+
+def _out_of_time(params: SolveParams, tm: TurnModel) -> bool:
+    """After a solve stopped by the limit: no time for a longer horizon. CP-SAT stopped
+    with :func:`~solver.cpsat.startup_seconds` of ``tm``'s model left (what it may
+    overrun by), and a longer horizon's model is larger, so twice that is too little."""
+    left = params.deadline.remaining() if params.deadline is not None else None
+    return left is not None and left <= 2 * startup_seconds(tm.model)
 
 
 def _replay(position: Position, answer: Answer) -> None:
