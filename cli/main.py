@@ -151,7 +151,8 @@ def play(files: tuple[Path, ...], turns: int | None, seed: int, out: Path | None
               help="Rift Valley: element budget (default: the file's `draws`, else unlimited).")
 @click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=None,
               help="Seconds; on timeout the best answer found is printed, marked not proven.")
-@_workers_option()
+@_workers_option("CP-SAT worker threads (Terra Nova best-turn, Rift Valley with "
+                 "unlimited draws and KOSMOS puzzles use one: measured faster).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="CP-SAT random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/json.md).")
 @click.option("--stops-block-all-colours", is_flag=True,

@@ -103,3 +103,18 @@ def test_generator_fails_when_the_engine_values_the_models_plan_otherwise(monkey
         honest(lr, solver), value=honest(lr, solver).value + 1))
     with pytest.raises(EngineDisagreement, match="to the engine"):
         puzzlegen.check_unique(random_small(3))
+
+
+def test_kosmos_solves_on_one_worker_whatever_workers_says(monkeypatch):
+    import solver.terra_nova_kosmos.solve as tnk_solve
+    seen = []
+    real_solve = tnk_solve.solve
+
+    def spy(model, params, **kwargs):
+        seen.append((params.workers, params.settings.get("linearization_level")))
+        return real_solve(model, params, **kwargs)
+
+    monkeypatch.setattr(tnk_solve, "solve", spy)
+    answer = solve_last_round(town_position(), SolveParams(workers=2, seed=0))
+    assert answer.optimal and answer.key == (29, -28, -2)
+    assert seen == [(tnk_solve.SEARCH_WORKERS, tnk_solve.LINEARIZATION_LEVEL)] == [(1, 0)]

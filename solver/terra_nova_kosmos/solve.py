@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from solver.cpsat import SolveParams, solve, startup_seconds
@@ -48,6 +48,17 @@ model, measured on the small random positions of the tests (1 worker, seeds 0–
 deterministic time / CPU seconds): default 2.58 / 10.8 (seeds 0–15); probing off
 1.17 / 5.7; probing and LP off 0.46 / 4.3; probing off, LP level 2 4.1 / 13.8;
 seeds 16–47: probing off 2.33 / 12.1, probing and LP off 0.75 / 6.6."""
+
+SEARCH_WORKERS = 1
+"""KOSMOS models solve on one CP-SAT worker, whatever ``--workers`` asks.
+
+With two or more workers CP-SAT's portfolio sets its subsolvers' own LP levels
+(``default_lp``: level 1), so the level 0 above only holds with one worker, and
+the second thread's searches only add CPU. Measured on an idle 2-core machine
+(benchmarks/EXPERIMENTS.md, KOSMOS): quick-suite cases 1 worker vs 2 workers, wall
+s: 3x4 last-round 0.36 vs 0.98, 4x5 last-round 2.07 vs not proven at 29.5,
+the hard 4x5 puzzle 3.13 vs 12.5, 3x4 best-round (value) 0.93 vs 6.8;
+best-round-demo 10.6 vs 56 s; last-round-demo proven in 13.8 s, not in 180 s."""
 
 HINT_SECONDS = 10.0
 """At most this long to find the line that passes at once as a hint (it takes 1-3 s on
@@ -115,7 +126,9 @@ def _run(model: Any, objective: Lexicographic, params: SolveParams,
             progress(f"best found: value {objective.leading(obj)} "
                      f"(bound {objective.leading(best)}) after {wall:.1f}s")
 
-    solver, result = solve(model, params.with_settings(**settings()), progress=report)
+    params = replace(params.with_settings(**settings()),
+                     workers=min(params.workers, SEARCH_WORKERS))
+    solver, result = solve(model, params, progress=report)
     if result.status == "infeasible":
         raise EngineDisagreement("the model has no line, yet passing at once is legal")
     return solver, result
