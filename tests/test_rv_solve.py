@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from solve_spy import solve_params_seen
 
 from cli.main import main
 from solver.cpsat import SolveParams
@@ -181,30 +182,16 @@ def test_cli_answers_start_with_stops():
 
 @pytest.mark.parametrize(("draws", "probing"), [(None, 0), (3, None)])
 def test_presolve_probing_is_off_only_for_unlimited_budgets(monkeypatch, draws, probing):
-    seen = []
-    real_solve = solve_module.solve
-
-    def spy(model, params, **kwargs):
-        seen.append(params.settings.get("cp_model_probing_level"))
-        return real_solve(model, params, **kwargs)
-
-    monkeypatch.setattr(solve_module, "solve", spy)
+    seen = solve_params_seen(monkeypatch, solve_module)
     position = read_position(SMALL).replace(draws=draws)
     assert solve_max_score(position, None, PARAMS).optimal
-    assert seen == [probing]
+    assert [p.settings.get("cp_model_probing_level") for p in seen] == [probing]
 
 
 @pytest.mark.parametrize(("draws", "workers", "cuts"), [(None, 1, False), (3, 2, None)])
 def test_unlimited_budgets_solve_with_one_worker_and_fewer_cuts(monkeypatch, draws, workers,
                                                                 cuts):
-    seen = []
-    real_solve = solve_module.solve
-
-    def spy(model, params, **kwargs):
-        seen.append((params.workers, params.settings.get("add_cg_cuts")))
-        return real_solve(model, params, **kwargs)
-
-    monkeypatch.setattr(solve_module, "solve", spy)
+    seen = solve_params_seen(monkeypatch, solve_module)
     position = read_position(SMALL).replace(draws=draws)
     assert solve_max_score(position, None, SolveParams(workers=2, seed=0)).optimal
-    assert seen == [(workers, cuts)]
+    assert [(p.workers, p.settings.get("add_cg_cuts")) for p in seen] == [(workers, cuts)]

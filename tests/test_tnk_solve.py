@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from solve_spy import solve_params_seen
 from tnk_last_round import last_round
 
 from cli.main import main
@@ -107,14 +108,7 @@ def test_generator_fails_when_the_engine_values_the_models_plan_otherwise(monkey
 
 def test_kosmos_solves_on_one_worker_whatever_workers_says(monkeypatch):
     import solver.terra_nova_kosmos.solve as tnk_solve
-    seen = []
-    real_solve = tnk_solve.solve
-
-    def spy(model, params, **kwargs):
-        seen.append((params.workers, params.settings.get("linearization_level")))
-        return real_solve(model, params, **kwargs)
-
-    monkeypatch.setattr(tnk_solve, "solve", spy)
+    seen = solve_params_seen(monkeypatch, tnk_solve)
     answer = solve_last_round(town_position(), SolveParams(workers=2, seed=0))
     assert answer.optimal and answer.key == (29, -28, -2)
-    assert seen == [(tnk_solve.SEARCH_WORKERS, tnk_solve.LINEARIZATION_LEVEL)] == [(1, 0)]
+    assert [(p.workers, p.settings.get("linearization_level")) for p in seen] == [(1, 0)]

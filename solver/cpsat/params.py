@@ -64,6 +64,11 @@ class SolveParams:
         merged.update((k, v) for k, v in settings.items() if v is not None)
         return replace(self, settings=merged)
 
+    def with_workers_at_most(self, workers: int) -> SolveParams:
+        """A copy that runs at most ``workers`` CP-SAT workers (for searches measured
+        faster on fewer threads than ``--workers`` asks)."""
+        return replace(self, workers=min(self.workers, workers))
+
 
 _CTRL_C_ENDS_RUN: ContextVar[bool] = ContextVar("ctrl_c_ends_run", default=False)
 

@@ -7,7 +7,7 @@ reported order) and re-scored there; any disagreement with the model raises
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from solver.cpsat import SolveParams, solve
@@ -82,8 +82,8 @@ def solve_max_score(position: Position, draws: int | None = None,
                               "give more --time-limit" + (" or fewer --draws"
                                                           if budget else "")) from None
     if position.draws is None:
-        params = replace(params.with_settings(**UNLIMITED_SETTINGS),
-                         workers=min(params.workers, UNLIMITED_WORKERS))
+        params = params.with_settings(**UNLIMITED_SETTINGS).with_workers_at_most(
+            UNLIMITED_WORKERS)
     else:
         params = params.with_settings(**SETTINGS)
     solver, result = solve(built.model, params, progress=progress)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -199,7 +199,7 @@ def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
         raise _unbuilt(horizon, params) from None
     build = time.perf_counter() - start
     if kind == "best-turn":
-        params = replace(params, workers=BEST_TURN_WORKERS)
+        params = params.with_workers_at_most(BEST_TURN_WORKERS)
         tm.model.add_decision_strategy(tm.closings_by_value(), cp_model.CHOOSE_FIRST,
                                        cp_model.SELECT_MAX_VALUE)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from solver.cpsat import SolveParams, solve, startup_seconds
@@ -126,8 +126,7 @@ def _run(model: Any, objective: Lexicographic, params: SolveParams,
             progress(f"best found: value {objective.leading(obj)} "
                      f"(bound {objective.leading(best)}) after {wall:.1f}s")
 
-    params = replace(params.with_settings(**settings()),
-                     workers=min(params.workers, SEARCH_WORKERS))
+    params = params.with_settings(**settings()).with_workers_at_most(SEARCH_WORKERS)
     solver, result = solve(model, params, progress=report)
     if result.status == "infeasible":
         raise EngineDisagreement("the model has no line, yet passing at once is legal")
