@@ -37,7 +37,6 @@ def run(suite_name: str, suite_path: Path | None, as_json: bool, plot: Path | No
         replace_block(read_text(readme), suite.name, "", str(readme))
     params = SolveParams(time_limit=suite.time_limit if time_limit is None else time_limit,
                          workers=workers, seed=seed)
-    cap = suite.cap if cap is None else cap
     with connect(scheduler) as executor, \
             Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                      TextColumn("{task.fields[case]}"), TimeElapsedColumn(), console=err,
@@ -59,7 +58,8 @@ def run(suite_name: str, suite_path: Path | None, as_json: bool, plot: Path | No
         except InputError as exc:
             raise exc.located(path=suite.path) from None
     note_ran_on(executor, scheduler)
-    result = report(suite, records, params, cap, ran_on=executor.description)
+    result = report(suite, records, params, suite.cap if cap is None else cap,
+                    ran_on=executor.description)
     if save is not None:
         save.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(save, json.dumps(result, indent=2) + "\n")
@@ -73,7 +73,7 @@ def run(suite_name: str, suite_path: Path | None, as_json: bool, plot: Path | No
     if as_json:
         print_json(result)
     else:
-        out.print(cases_table(records, cap))
+        out.print(cases_table(records))
         out.print(summary_table(result["summary"]))
         if plot is not None:
             out.print(f"plot written to {plot}")

@@ -276,7 +276,8 @@ def generate(game: str, count: int, seed: int, out_dir: Path, kind: str | None,
 @click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=None,
               help="CP-SAT seconds per case (default: the suite's).")
 @click.option("--cap", type=click.FloatRange(0, min_open=True), default=None,
-              help="Seconds the exhaustive search may take per case (default: the suite's).")
+              help="Seconds the exhaustive search may take on every case (default: each "
+              "case's own cap, else the suite's).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="CP-SAT random seed.")
 @scheduler_option("the cases (side by side; times are then the workers')")
 @user_errors

@@ -56,6 +56,8 @@ class Case:
     draws: int | None = None
     repeat: int = 1
     """How often the CP-SAT solve is timed; the record keeps the median."""
+    cap: float | None = None
+    """Seconds the exhaustive search may take on this case; None: the suite's cap."""
 
 
 @dataclass(frozen=True)

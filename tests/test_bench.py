@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from cli.main import main
 from solver.bench.plot import cpsat_style, plot_horizons
-from solver.bench.runner import run_case, summary
+from solver.bench.runner import case_cap, run_case, summary
 from solver.bench.suite import load_suite, suite_file
 from solver.bench.table import markdown_summary, replace_block
 from solver.cpsat import SolveParams
@@ -70,6 +70,28 @@ def test_capped_exhaustive_is_recorded_as_null(monkeypatch):
     assert record.exhaustive_s is None and record.ratio is None and record.agree is None
     assert record.cpsat_s > 0 and record.optimal
     assert summary([record])[0]["exhaustive_done"] == 0
+
+
+def test_a_case_may_set_its_own_cap_and_the_command_line_cap_holds_for_all(tmp_path):
+    suite_text = TINY.read_text()
+    first = suite_text.index("[[case]]")
+    second = suite_text.index("[[case]]", first + 1)
+    own = tmp_path / "own-cap.toml"
+    own.write_text(suite_text[:second] + suite_text[second:].replace(
+        "[[case]]\n", "[[case]]\ncap = 7.5\n", 1))
+    suite = load_suite(own, REPO_ROOT)
+    assert [case_cap(suite, c) for c in suite.cases[:2]] == [suite.cap, 7.5]
+    assert {case_cap(suite, c, 3.0) for c in suite.cases} == {3.0}
+    bad = tmp_path / "bad-cap.toml"
+    bad.write_text(suite_text.replace("[[case]]\n", "[[case]]\ncap = 0\n", 1))
+    with pytest.raises(InputError, match="cap must be positive"):
+        load_suite(bad, REPO_ROOT)
+
+
+def test_the_depth_suite_gives_the_2_turn_exhaustive_search_a_generous_cap():
+    suite = load_suite(suite_file("depth"))
+    caps = {case.turns: case_cap(suite, case) for case in suite.cases}
+    assert caps[2] >= 120 and caps[2] > suite.cap
 
 
 def test_table_output_names_every_case():

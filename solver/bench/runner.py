@@ -127,17 +127,26 @@ def run_case_task(case: Case, params: SolveParams, cap: float,
         return run_case(case, params, cap)
 
 
-def _tasks(suite: Suite, params: SolveParams, cap: float) -> Iterator[tuple]:
+def case_cap(suite: Suite, case: Case, cap: float | None = None) -> float:
+    """The exhaustive-search cap of ``case``: ``cap`` when given (``--cap`` holds for
+    every case), else the case's own, else the suite's."""
+    if cap is not None:
+        return cap
+    return suite.cap if case.cap is None else case.cap
+
+
+def _tasks(suite: Suite, params: SolveParams, cap: float | None) -> Iterator[tuple]:
     """The arguments of :func:`run_case_task` per case; the position files are read here."""
     for case in suite.cases:
         texts = {} if case.position is None else {str(case.position): read_text(case.position)}
-        yield case, params, cap, texts
+        yield case, params, case_cap(suite, case, cap), texts
 
 
 def run_suite(suite: Suite, params: SolveParams, cap: float | None = None,
               on_record: Callable[[Case, Record], None] | None = None,
               executor: Executor | None = None) -> list[Record]:
-    """Run every case of ``suite``; records in suite order. ``cap`` overrides the suite's.
+    """Run every case of ``suite``; records in suite order. ``cap``, when given, overrides
+    the suite's and the cases' own caps (:func:`case_cap`).
 
     By default cases run one after another in this process (timings need a
     quiet machine); with an ``executor`` (a Dask cluster) they run side by side
@@ -145,7 +154,6 @@ def run_suite(suite: Suite, params: SolveParams, cap: float | None = None,
     CP-SAT thread count of each solve; ``on_record`` is called as each case
     completes.
     """
-    cap = suite.cap if cap is None else cap
     records: list[Record] = []
     with (nullcontext(executor) if executor is not None else LocalExecutor(1)) as runner, \
             closing(runner.map_unordered(run_case_task, _tasks(suite, params, cap))) as dones:

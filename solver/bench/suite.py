@@ -14,6 +14,7 @@ Format (``benchmarks/suites/quick.toml``)::
     position = "positions/terra-nova/late-2p.toml"   # relative to the repository
     kind = "best-turn"   # best-turn | closing | max-score
     turns = 1            # Terra Nova horizon; Rift Valley: draws = N (absent: the file's)
+    cap = 120            # optional: this case's exhaustive-search cap (default: the suite's)
 
     [[case]]                          # a generated position instead of a file
     name = "tn-small-best"
@@ -40,7 +41,7 @@ from solver.tomlfile import check_keys, load_toml, place_of, require_type
 PLOTS = ("sizes", "horizons")
 """What a suite's plot shows (``[suite] plot``)."""
 
-CASE_KEYS = ("name", "game", "position", "recipe", "kind", "turns", "draws", "repeat")
+CASE_KEYS = ("name", "game", "position", "recipe", "kind", "turns", "draws", "repeat", "cap")
 
 
 @dataclass(frozen=True)
@@ -122,9 +123,16 @@ def _case(table: dict[str, Any], number: int, root: Path, text: str, path: Path)
     for key in ("turns", "draws", "repeat"):
         if key in table:
             numbers[key] = require_type(table[key], int, key, text=text, path=path)
+    cap = None
+    if "cap" in table:
+        cap = float(require_type(table["cap"], (int, float), "cap", text=text, path=path))
+        if cap <= 0:
+            raise InputError(f"{where}: cap must be positive, not {table['cap']}", path=path,
+                             place=place_of(text, "cap"))
     try:
         turns = GAMES[game].case_turns(kind, numbers.get("turns"))
     except ValueError as exc:
         raise InputError(f"{where}: {exc}", path=path, place=place_of(text, "turns")) from None
     return Case(name=table["name"], game=game, kind=kind, position=position, recipe=recipe,
-                turns=turns, draws=numbers.get("draws"), repeat=max(1, numbers.get("repeat", 1)))
+                turns=turns, draws=numbers.get("draws"), repeat=max(1, numbers.get("repeat", 1)),
+                cap=cap)

@@ -68,12 +68,13 @@ def _table(title: str, caption: str, columns: Sequence[tuple[str, str]],
     return table
 
 
-def cases_table(records: list[Record], cap: float) -> Table:
-    """One row per case: puzzle, size, value, CP-SAT time, exhaustive time, ratio, agreement."""
+def cases_table(records: list[Record]) -> Table:
+    """One row per case: puzzle, size, value, CP-SAT time, exhaustive time (``>cap`` when
+    capped, the case's cap), ratio, agreement."""
     rows = []
     for r in records:
         if r.exhaustive_s is None:
-            exhaustive, ratio = f">{cap:g}", f">{cap / max(r.cpsat_s, 1e-9):.1f}"
+            exhaustive, ratio = f">{r.cap:g}", f">{r.cap / max(r.cpsat_s, 1e-9):.1f}"
         else:
             exhaustive, ratio = _seconds(r.exhaustive_s), f"{r.ratio:.2f}"
         agree = "—" if r.agree is None else ("[green]yes[/]" if r.agree else "[red]NO[/]")
