@@ -12,8 +12,16 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from cli.cluster import note_ran_on
 from cli.console import err, out, print_json
 from solver.bench.plot import plot_horizons, plot_records
-from solver.bench.runner import disagreement_text, disagreements, report, run_suite
-from solver.bench.suite import load_suite, suite_file
+from solver.bench.runner import (
+    Record,
+    disagreement_text,
+    disagreements,
+    load_report,
+    report,
+    run_suite,
+    summary,
+)
+from solver.bench.suite import PLOTS, load_suite, suite_file
 from solver.bench.table import cases_table, markdown_summary, replace_block, summary_table
 from solver.cpsat import SolveParams
 from solver.errors import EXIT_DISAGREE, InputError
@@ -60,14 +68,42 @@ def run(suite_name: str, suite_path: Path | None, as_json: bool, plot: Path | No
     note_ran_on(executor, scheduler)
     result = report(suite, records, params, suite.cap if cap is None else cap,
                     ran_on=executor.description)
+    publish(result, records, suite.plot, as_json, plot, save, readme)
+
+
+def rerender(saved: Path, as_json: bool, plot: Path | None, save: Path | None,
+             readme: Path | None) -> None:
+    """Print, plot and write a saved run (``--save``/``--json`` output) as if it had just
+    run: the same tables, plot, JSON and README block, the medians recomputed."""
+    result, records = load_report(saved)
+    result["summary"] = summary(records)
+    result["plot"] = _plot_kind(result)
+    if readme is not None:
+        replace_block(read_text(readme), result["suite"], "", str(readme))
+    publish(result, records, result["plot"], as_json, plot, save, readme)
+
+
+def _plot_kind(result: dict) -> str:
+    """The saved run's plot kind; files saved before it was recorded use their suite's."""
+    if result.get("plot") in PLOTS:
+        return result["plot"]
+    shipped = suite_file(result["suite"])
+    return load_suite(shipped).plot if shipped.is_file() else PLOTS[0]
+
+
+def publish(result: dict, records: list[Record], plot_kind: str, as_json: bool,
+            plot: Path | None, save: Path | None, readme: Path | None) -> None:
+    """Write the JSON, plot and README block of a run, print its tables (or the JSON);
+    exit 1 after all that when a proven CP-SAT optimum differs from the exhaustive one."""
+    name = result["suite"]
     if save is not None:
         save.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(save, json.dumps(result, indent=2) + "\n")
     if plot is not None:
-        draw = plot_horizons if suite.plot == "horizons" else plot_records
-        draw(records, plot, title=f"boardsat bench --suite {suite.name}")
+        draw = plot_horizons if plot_kind == "horizons" else plot_records
+        draw(records, plot, title=f"boardsat bench --suite {name}")
     if readme is not None:
-        atomic_write_text(readme, replace_block(read_text(readme), suite.name,
+        atomic_write_text(readme, replace_block(read_text(readme), name,
                                                 markdown_summary(result["summary"]),
                                                 str(readme)))
     if as_json:

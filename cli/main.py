@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 import cli
 from cli.batch import batch as batch_command
@@ -261,11 +262,20 @@ def generate(game: str, count: int, seed: int, out_dir: Path, kind: str | None,
                      scheduler)
 
 
+RUN_OPTIONS = {"suite_name": "--suite", "suite_file": "--suite-file", "workers": "--workers",
+               "time_limit": "--time-limit", "cap": "--cap", "seed": "--seed",
+               "scheduler": "--scheduler"}
+"""``bench`` options that only mean something when the suite is run (not with ``--from``)."""
+
+
 @main.command(context_settings=CONTEXT)
 @click.option("--suite", "suite_name", type=click.Choice(["quick", "full", "budgets", "depth"]),
               default="quick", show_default=True, help="Suite in benchmarks/suites/.")
 @click.option("--suite-file", type=INPUT, metavar="FILE", default=None,
               help="Run this suite file instead.")
+@click.option("--from", "saved", type=INPUT, metavar="FILE", default=None,
+              help="Run nothing: print, plot and write (--plot, --readme, --save) the "
+              "run saved in FILE (a --save or --json output).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
 @click.option("--plot", type=FILE, default=None, help="Write a PNG plot here.")
 @click.option("--save", type=FILE, default=None, help="Also write the JSON to this file.")
@@ -281,13 +291,15 @@ def generate(game: str, count: int, seed: int, out_dir: Path, kind: str | None,
 @click.option("--seed", type=SEED, default=0, show_default=True, help="CP-SAT random seed.")
 @scheduler_option("the cases (side by side; times are then the workers')")
 @user_errors
-def bench(suite_name: str, suite_file: Path | None, as_json: bool, plot: Path | None,
-          save: Path | None, readme: Path | None, workers: int, time_limit: float | None,
-          cap: float | None, seed: int, scheduler: str | None) -> None:
+def bench(suite_name: str, suite_file: Path | None, saved: Path | None, as_json: bool,
+          plot: Path | None, save: Path | None, readme: Path | None, workers: int,
+          time_limit: float | None, cap: float | None, seed: int,
+          scheduler: str | None) -> None:
     """Time CP-SAT against the engine's exhaustive search on a benchmark suite.
 
     Prints a table per case (CP-SAT time to a proven optimum, exhaustive time
-    or 'capped', their ratio) and medians per group.
+    or 'capped', their ratio) and medians per group. With --from, runs nothing
+    and shows a saved run again (to redraw its plot or README table).
 
     \b
     Exit status: 0 done; 1 a proven CP-SAT optimum differs from the exhaustive
@@ -295,6 +307,15 @@ def bench(suite_name: str, suite_file: Path | None, as_json: bool, plot: Path | 
     the cases); 2 bad input; 130 interrupted.
     """
     from cli import bench as bench_cli
+    if saved is not None:
+        context = click.get_current_context()
+        running = [option for name, option in RUN_OPTIONS.items()
+                   if context.get_parameter_source(name) is ParameterSource.COMMANDLINE]
+        if running:
+            raise click.UsageError(f"--from shows a saved run; {', '.join(running)} would run "
+                                   "one")
+        bench_cli.rerender(saved, as_json, plot, save, readme)
+        return
     bench_cli.run(suite_name, suite_file, as_json, plot, save, workers, time_limit, cap, seed,
                   scheduler, readme)
 

@@ -94,6 +94,41 @@ def test_the_depth_suite_gives_the_2_turn_exhaustive_search_a_generous_cap():
     assert caps[2] >= 120 and caps[2] > suite.cap
 
 
+def test_a_saved_run_is_shown_again_without_running(tiny_run, tmp_path, monkeypatch):
+    data, _ = tiny_run
+    saved = tmp_path / "saved.json"
+    saved.write_text(json.dumps(data))
+    for game in GAMES.values():  # --from must not solve anything
+        monkeypatch.setattr(game, "bench_solve", None)
+        monkeypatch.setattr(game, "bench_exhaustive", None)
+    plot, again = tmp_path / "again.png", tmp_path / "again.json"
+    result = CliRunner().invoke(main, ["bench", "--from", str(saved), "--json", "--plot",
+                                       str(plot), "--save", str(again)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == data == json.loads(again.read_text())
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    table = CliRunner().invoke(main, ["bench", "--from", str(saved)])
+    assert table.exit_code == 0 and "tn-6x7-best" in table.stdout
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"suite": ', "line 1, column 11: not JSON"),
+    ('{"suite": "x", "cases": 3}', "not a saved bench run"),
+    ('{"suite": "x", "cases": [{"case": "a"}]}', "case 1: not a bench record: missing agree")])
+def test_a_bad_saved_run_is_one_line_and_exit_2(tmp_path, text, message):
+    bad = tmp_path / "bad.json"
+    bad.write_text(text)
+    result = CliRunner().invoke(main, ["bench", "--from", str(bad)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {bad}: ") and message in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+def test_from_refuses_the_options_of_a_run(tmp_path):
+    result = CliRunner().invoke(main, ["bench", "--from", str(TINY), "--cap", "3"])
+    assert result.exit_code == 2 and "--from shows a saved run; --cap" in result.output
+
+
 def test_table_output_names_every_case():
     result = CliRunner().invoke(main, ["bench", "--suite-file", str(TINY), "--workers", "1"])
     assert result.exit_code == 0, result.output

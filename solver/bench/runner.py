@@ -18,13 +18,14 @@ is recorded with ``cpsat = "no answer"``, an empty value and the seconds it took
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import statistics
 import time
 from collections.abc import Callable, Iterator
 from contextlib import closing, nullcontext
-from dataclasses import asdict, dataclass, field
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -214,6 +215,31 @@ def summary(records: list[Record]) -> list[dict[str, Any]]:
     return out
 
 
+def load_report(path: Path) -> tuple[dict, list[Record]]:
+    """A saved run (what ``bench --save`` or ``--json`` wrote): the JSON object and its
+    records. Anything else raises :class:`InputError` naming the file and the place."""
+    try:
+        data = json.loads(read_text(path))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not JSON: {exc.msg}", path=path,
+                         place=f"line {exc.lineno}, column {exc.colno}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("cases"), list) \
+            or not isinstance(data.get("suite"), str):
+        raise InputError("not a saved bench run (no 'suite' name and 'cases' list)", path=path)
+    names = {f.name for f in fields(Record)}
+    required = {f.name for f in fields(Record) if f.default is f.default_factory is MISSING}
+    records = []
+    for number, case in enumerate(data["cases"], start=1):
+        keys = set(case) if isinstance(case, dict) else set()
+        missing, unknown = sorted(required - keys), sorted(keys - names)
+        if not isinstance(case, dict) or missing or unknown:
+            what = (f"missing {', '.join(missing)}" if missing else
+                    f"unknown key {', '.join(unknown)}" if unknown else "not an object")
+            raise InputError(f"not a bench record: {what}", path=path, place=f"case {number}")
+        records.append(Record(**case))
+    return data, records
+
+
 def report(suite: Suite, records: list[Record], params: SolveParams, cap: float,
            ran_on: str = "this process") -> dict:
     """The JSON object ``boardsat bench --json`` prints; ``ran_on``: where the cases ran."""
@@ -227,6 +253,7 @@ def report(suite: Suite, records: list[Record], params: SolveParams, cap: float,
         "seed": params.seed,
         "time_limit": params.time_limit,
         "cap": cap,
+        "plot": suite.plot,
         "cases": [asdict(r) for r in records],
         "summary": summary(records),
     }
