@@ -22,7 +22,13 @@ from solver.bench.runner import (
     summary,
 )
 from solver.bench.suite import PLOTS, load_suite, suite_file
-from solver.bench.table import cases_table, markdown_summary, replace_block, summary_table
+from solver.bench.table import (
+    cases_table,
+    fill_readme,
+    markdown_cases,
+    markdown_summary,
+    summary_table,
+)
 from solver.cpsat import SolveParams
 from solver.errors import EXIT_DISAGREE, InputError
 from solver.executor import connect
@@ -42,7 +48,7 @@ def run(suite_name: str, suite_path: Path | None, as_json: bool, plot: Path | No
     """
     suite = load_suite(suite_path or suite_file(suite_name))
     if readme is not None:  # missing markers fail now, not after the run
-        replace_block(read_text(readme), suite.name, "", str(readme))
+        fill_readme(read_text(readme), suite.name, "", "", str(readme))
     params = SolveParams(time_limit=suite.time_limit if time_limit is None else time_limit,
                          workers=workers, seed=seed)
     with connect(scheduler) as executor, \
@@ -79,7 +85,7 @@ def rerender(saved: Path, as_json: bool, plot: Path | None, save: Path | None,
     result["summary"] = summary(records)
     result["plot"] = _plot_kind(result)
     if readme is not None:
-        replace_block(read_text(readme), result["suite"], "", str(readme))
+        fill_readme(read_text(readme), result["suite"], "", "", str(readme))
     publish(result, records, result["plot"], as_json, plot, save, readme)
 
 
@@ -103,9 +109,9 @@ def publish(result: dict, records: list[Record], plot_kind: str, as_json: bool,
         draw = plot_horizons if plot_kind == "horizons" else plot_records
         draw(records, plot, title=f"boardsat bench --suite {name}")
     if readme is not None:
-        atomic_write_text(readme, replace_block(read_text(readme), name,
-                                                markdown_summary(result["summary"]),
-                                                str(readme)))
+        atomic_write_text(readme, fill_readme(read_text(readme), name,
+                                              markdown_summary(result["summary"]),
+                                              markdown_cases(records), str(readme)))
     if as_json:
         print_json(result)
     else:

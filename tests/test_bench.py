@@ -13,7 +13,7 @@ from cli.main import main
 from solver.bench.plot import cpsat_style, plot_horizons
 from solver.bench.runner import case_cap, run_case, summary
 from solver.bench.suite import load_suite, suite_file
-from solver.bench.table import markdown_summary, replace_block
+from solver.bench.table import fill_readme, markdown_cases, markdown_summary
 from solver.cpsat import SolveParams
 from solver.errors import BuildTimeout, InputError
 from solver.games import GAMES
@@ -237,14 +237,20 @@ def test_markdown_medians_count_capped_runs_as_the_cap_and_say_so(monkeypatch):
     assert "≥" not in proven and "≤" not in proven
     unproven = markdown_summary(summary([replace(capped, optimal=False)]))
     assert unproven.rstrip().endswith("| — |")
+    rows = markdown_cases([record, replace(capped, agree=None, cpsat_s=0.04)]).splitlines()
+    assert len(rows) == 4 and rows[2].startswith(f"| {record.case} | rift-valley | max-score |")
+    assert rows[3].endswith("| 0.04 | > 50 | ≥ 1250 | — |")
 
 
-def test_readme_table_goes_between_the_suite_markers(tmp_path):
+def test_readme_tables_go_between_the_suite_markers(tmp_path):
     text = "a\n<!-- bench:depth -->\nold\n<!-- /bench:depth -->\nb\n"
-    assert replace_block(text, "depth", "new\n", "R.md") == (
+    assert fill_readme(text, "depth", "new\n", "rows\n", "R.md") == (
         "a\n<!-- bench:depth -->\nnew\n<!-- /bench:depth -->\nb\n")
+    both = text + "<!-- bench-cases:depth -->\nold\n<!-- /bench-cases:depth -->\n"
+    assert fill_readme(both, "depth", "new\n", "rows\n", "R.md").endswith(
+        "b\n<!-- bench-cases:depth -->\nrows\n<!-- /bench-cases:depth -->\n")
     with pytest.raises(InputError, match="bench:quick"):
-        replace_block(text, "quick", "x\n", "R.md")
+        fill_readme(text, "quick", "x\n", "y\n", "R.md")
     readme = tmp_path / "R.md"
     readme.write_text("no markers\n")
     result = CliRunner().invoke(main, ["bench", "--suite-file", str(TINY), "--readme",

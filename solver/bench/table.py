@@ -140,12 +140,41 @@ def _bound(seconds: float, at_least: bool) -> str:
     return f"{'≥ ' if at_least else ''}{seconds:.3g}"
 
 
-def replace_block(text: str, name: str, block: str, where: str) -> str:
-    """``text`` with the lines between ``<!-- bench:NAME -->`` and ``<!-- /bench:NAME -->``
-    replaced by ``block``; InputError naming ``where`` when the markers are missing."""
-    pattern = re.compile(rf"(<!-- bench:{re.escape(name)} -->\n).*?(<!-- /bench:"
-                         rf"{re.escape(name)} -->)", re.DOTALL)
-    if not pattern.search(text):
+def markdown_cases(records: list[Record]) -> str:
+    """One Markdown row per case (benchmarks/README.md's table): a capped exhaustive
+    search shows ``> cap`` and the ratio as a lower bound."""
+    lines = ["| case | game | kind | cells | horizon | value | proven | CP-SAT s | "
+             "exhaustive s | ratio | agree |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in records:
+        if r.exhaustive_s is None:
+            exhaustive, ratio = f"> {r.cap:g}", f"≥ {_ratio(r.cap / max(r.cpsat_s, 1e-9))}"
+        else:
+            exhaustive, ratio = f"{r.exhaustive_s:.3g}", _ratio(r.ratio)
+        agree = "—" if r.agree is None else ("yes" if r.agree else "NO")
+        lines.append(f"| {r.case} | {r.game} | {r.kind} | {r.cells} | {horizon_text(r)} | "
+                     f"{'/'.join(map(str, r.value)) or '—'} | "
+                     f"{'yes' if r.optimal else 'no'} | {r.cpsat_s:.3g} | {exhaustive} | "
+                     f"{ratio} | {agree} |")
+    return "\n".join(lines) + "\n"
+
+
+def _ratio(value: float) -> str:
+    """Two significant figures, whole numbers from 100 on (no exponent)."""
+    return f"{value:.2g}" if value < 100 else f"{value:.0f}"
+
+
+def fill_readme(text: str, name: str, medians: str, cases: str, where: str) -> str:
+    """``text`` with the suite's blocks filled: ``medians`` between ``<!-- bench:NAME -->``
+    and ``<!-- /bench:NAME -->``, ``cases`` between ``<!-- bench-cases:NAME -->`` and
+    ``<!-- /bench-cases:NAME -->``; InputError naming ``where`` when neither pair is there."""
+    filled, found = text, False
+    for marker, block in ((f"bench:{name}", medians), (f"bench-cases:{name}", cases)):
+        pattern = re.compile(rf"(<!-- {re.escape(marker)} -->\n).*?(<!-- /{re.escape(marker)} -->)",
+                             re.DOTALL)
+        filled, count = pattern.subn(lambda m, block=block: m.group(1) + block + m.group(2),
+                                     filled, count=1)
+        found = found or count > 0
+    if not found:
         raise InputError(f"no '<!-- bench:{name} -->' ... '<!-- /bench:{name} -->' "
                          f"markers to put the table between", path=where)
-    return pattern.sub(lambda m: m.group(1) + block + m.group(2), text, count=1)
+    return filled
