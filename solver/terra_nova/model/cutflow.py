@@ -10,7 +10,7 @@ otherwise); a query only changes the capacities of the cell, source and sink arc
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 from ortools.graph.python import max_flow
@@ -41,34 +41,33 @@ class VertexCut:
         self.arcs = np.arange(3 * n)  # cell arcs, source arcs, sink arcs
         self.cell_caps = np.where(np.asarray(cuttable, dtype=bool), 1, UNBOUNDED)
         self.cell_caps[~np.asarray(free, dtype=bool)] = 0
-        self.nbrs = nbrs
-        self.free = free
+        self.caps = np.zeros(3 * n, dtype=np.int64)
+        self.width = (n + 7) // 8
 
-    def exceeds(self, s: set[int], x: set[int], sinks: Iterable[int], room: int) -> bool:
+    def exceeds(self, s: int, around: int, x: int, sinks: int, room: int) -> bool:
         """Whether more than ``room`` cuttable cells are needed to cut ``s`` from ``sinks``.
 
-        Paths run through free cells outside ``s | x``; they start at the free
-        neighbours of ``s`` and end on a sink (sinks in ``s`` or ``x`` do not count).
+        Cell sets are bitboards; ``around`` holds the free neighbours of ``s``. Paths
+        run through free cells outside ``s | x``; they start at the free neighbours of
+        ``s`` and end on a sink (sinks in ``s`` or ``x`` do not count).
         """
-        n = self.n
         blocked = s | x
-        caps = np.zeros(3 * n, dtype=np.int64)
-        caps[:n] = self.cell_caps
-        out = np.fromiter(blocked, dtype=np.int64, count=len(blocked))
-        caps[out] = 0
-        starts = [b for c in s for b in self.nbrs[c] if self.free[b] and b not in blocked]
-        if not starts:
+        starts = around & ~blocked
+        ends = sinks & ~blocked
+        if not starts or not ends:
             return False
-        caps[n + np.asarray(starts, dtype=np.int64)] = UNBOUNDED
-        ends = np.fromiter(sinks, dtype=np.int64)
-        if ends.size == 0:
-            return False
-        caps[2 * n + ends] = UNBOUNDED
-        caps[2 * n + out] = 0
-        if not caps[2 * n:].any():
-            return False
+        n = self.n
+        caps = self.caps
+        caps[:n] = self.cell_caps * ~self._cells(blocked)
+        caps[n:2 * n] = self._cells(starts) * UNBOUNDED
+        caps[2 * n:] = self._cells(ends) * UNBOUNDED
         self.flow.set_arcs_capacity(self.arcs, caps)
         status = self.flow.solve(self.source, self.sink)
         if status != self.flow.OPTIMAL:
             raise RuntimeError(f"max flow failed: status {status}")
         return self.flow.optimal_flow() > room
+
+    def _cells(self, mask: int) -> np.ndarray:
+        """The bitboard ``mask`` as a Boolean array over the cells."""
+        raw = np.frombuffer(mask.to_bytes(self.width, "little"), dtype=np.uint8)
+        return np.unpackbits(raw, count=self.n, bitorder="little").view(bool)

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
+from solver.geometry.bitboard import bits, mask_of
 from solver.terra_nova.model.cutflow import VertexCut
 from solver.terra_nova.position import EMPTY, STONE, Position
 
@@ -82,6 +83,7 @@ class Geometry:
         self.other0 = tuple(o not in (EMPTY, STONE, self.me) for o in occ)
         self.static_block = tuple(s or o for s, o in zip(self.stone0, self.other0, strict=True))
         self.max_stones = min(STONES_PER_TURN * turns, position.stones_left)
+        self._matched: dict[int, int] = {}
 
     # ------------------------------------------------------------------ reach
 
@@ -181,28 +183,45 @@ class Geometry:
 
     def _matching(self, cells: tuple[int, ...]) -> int:
         """Most disjoint pairs of ``cells`` whose stones can share one turn."""
-        if len(cells) < 2:
-            return 0
-        first, rest = cells[0], cells[1:]
-        best = self._matching(rest)
-        pairs = self._pairs.get(first, frozenset())
-        for j, b in enumerate(rest):
-            if b in pairs:
-                best = max(best, 1 + self._matching(rest[:j] + rest[j + 1:]))
-                if 2 * best >= len(cells) - 1:
-                    break
+        return self._match(mask_of(cells))
+
+    def _match(self, mask: int) -> int:
+        """:meth:`_matching` of the cells of ``mask``, memoised (the search asks for the
+        same sets again and again)."""
+        known = self._matched.get(mask)
+        if known is not None:
+            return known
+        size = mask.bit_count()
+        best = 0
+        if size >= 2:
+            low = mask & -mask
+            rest = mask ^ low
+            best = self._match(rest)
+            partners = rest & self._pair_masks.get(low.bit_length() - 1, 0)
+            while partners and 2 * best < size - 1:
+                b = partners & -partners
+                partners ^= b
+                best = max(best, 1 + self._match(rest ^ b))
+        self._matched[mask] = best
         return best
 
-    def may_share_turns(self, cells: set[int]) -> bool:
-        """Whether stones on ``cells`` (part of a boundary) can all be placed in time.
+    @cached_property
+    def _pair_masks(self) -> dict[int, int]:
+        """:attr:`_pairs` as bitboards."""
+        return {x: mask_of(v) for x, v in self._pairs.items()}
+
+    def may_share_turns(self, cells: int) -> bool:
+        """Whether stones on the cells of bitboard ``cells`` (part of a boundary) can all
+        be placed in time.
 
         A boundary ``B`` needs ``m(B) >= |B| - turns`` (:meth:`first_close`); adding a
         cell raises the pair count ``m`` by at most one, so a part ``X`` with
         ``m(X) < |X| - turns`` has no completion that fits.
         """
-        if len(cells) <= self.turns:
+        size = cells.bit_count()
+        if size <= self.turns:
             return True
-        return self._matching(tuple(sorted(cells))) >= len(cells) - self.turns
+        return self._match(cells) >= size - self.turns
 
     def first_close(self, boundary: tuple[int, ...]) -> int | None:
         """The earliest step at which a stone can complete ``boundary`` (None: never).
@@ -253,32 +272,28 @@ def candidate_regions(geo: Geometry) -> tuple[Candidate, ...]:
     budget = geo.max_stones
     if budget == 0:
         return ()
-    cuttable = [False] * geo.n
-    for x in geo.stone_cells:
-        cuttable[x] = True
-    free = [not s for s in geo.stone0]
-    reachable = set(geo.reach)
+    cuttable = mask_of(geo.stone_cells)
+    free = mask_of(c for c in range(geo.n) if not geo.stone0[c])
+    reachable = mask_of(geo.reach)
     search = _CutSearch(nbrs, free, cuttable, land, budget, geo.may_share_turns, geo.check)
-    found: list[tuple[int, ...]] = []
-    for seed in range(geo.n):
-        if free[seed]:
-            found.extend(search.grow_from(seed))
+    found: list[tuple[int, int]] = []
+    for seed in bits(free):
+        found.extend(search.grow_from(seed))
     out = []
     occ = geo.position.occupant
     check = geo.check or (lambda: None)
-    for cells in found:
+    for inside, boundary in found:
         check()
+        cells = tuple(bits(inside))
         counts = tuple(sum(1 for c in cells if occ[c] == colour) if colour != geo.me else 0
                        for colour in players)
-        if not any(counts) and not any(c in reachable for c in cells):
+        if not any(counts) and not inside & reachable:
             continue
-        boundary = tuple(sorted({b for c in cells for b in nbrs[c]
-                                 if free[b] and b not in cells}))
-        first = geo.first_close(boundary)
+        first = geo.first_close(tuple(bits(boundary)))
         if first is None:
             continue
-        out.append(Candidate(tuple(cells), boundary, len({land[c] for c in cells}), counts,
-                             first))
+        out.append(Candidate(cells, tuple(bits(boundary)), len({land[c] for c in cells}),
+                             counts, first))
     return tuple(out)
 
 
@@ -296,118 +311,124 @@ class _CutSearch:
     all cells of other landscapes; when it has fewer, all but ``3 - |L(S)|`` of the
     other landscapes), so a vertex max-flow above the remaining budget proves that no
     completion exists.
+
+    Sets of cells are bitboards (Python ints, :mod:`solver.geometry.bitboard`); a
+    reported set comes with its boundary, which is ``X`` then (``X`` only ever takes
+    neighbours of ``S``, and no undecided neighbour is left).
     """
 
-    def __init__(self, nbrs, free, cuttable, land, budget: int,
-                 schedulable: Callable[[set[int]], bool],
+    def __init__(self, nbrs, free: int, cuttable: int, land, budget: int,
+                 schedulable: Callable[[int], bool],
                  check: Callable[[], None] | None = None) -> None:
         self.check = check or (lambda: None)
-        self.nbrs = nbrs
         self.schedulable = schedulable
         self.free = free
         self.cuttable = cuttable
         self.land = land
         self.budget = budget
-        n = len(free)
-        self.cut = VertexCut(nbrs, free, cuttable)
-        self.cells_of_land: dict[int, list[int]] = {}
-        for c in range(n):
-            if free[c]:
-                self.cells_of_land.setdefault(land[c], []).append(c)
+        n = len(land)
+        self.nbr_mask = [mask_of(nbrs[c]) & free for c in range(n)]
+        self.cut = VertexCut(nbrs, [bool(free >> c & 1) for c in range(n)],
+                             [bool(cuttable >> c & 1) for c in range(n)])
+        self.cells_of_land: dict[int, int] = {}
+        for c in bits(free):
+            self.cells_of_land[land[c]] = self.cells_of_land.get(land[c], 0) | 1 << c
         # the landscapes of each free cell's component, computed once
         self.lands_of: list[tuple[int, ...]] = [()] * n
-        for c in range(n):
-            if free[c] and not self.lands_of[c]:
+        for c in bits(free):
+            if not self.lands_of[c]:
                 comp = self._component(c)
-                lands = tuple(sorted({land[b] for b in comp}))
-                for b in comp:
+                lands = tuple(sorted({land[b] for b in bits(comp)}))
+                for b in bits(comp):
                     self.lands_of[b] = lands
 
-    def grow_from(self, seed: int) -> list[tuple[int, ...]]:
+    def grow_from(self, seed: int) -> list[tuple[int, int]]:
+        """The sets (and their boundaries) whose smallest cell is ``seed``, as bitboards."""
         self.seed = seed
-        self.out: list[tuple[int, ...]] = []
+        self.out: list[tuple[int, int]] = []
         # Only the component of the seed matters; its landscapes bound the search.
         if len(self.lands_of[seed]) <= MAX_REGION_LANDSCAPES:
             return []  # a region already (or part of one): nothing can change in it
         self.comp_lands = list(self.lands_of[seed])
-        self._rec({seed}, set(), {self.land[seed]})
+        self.above = self.free & ~((2 << seed) - 1)
+        self.below = self.free & ((1 << seed) - 1)
+        self._rec(1 << seed, self.nbr_mask[seed], 0, {self.land[seed]})
         return self.out
 
-    def _component(self, seed: int) -> set[int]:
-        seen = {seed}
-        stack = [seed]
-        while stack:
-            c = stack.pop()
-            for b in self.nbrs[c]:
-                if self.free[b] and b not in seen:
-                    seen.add(b)
-                    stack.append(b)
+    def _component(self, seed: int) -> int:
+        seen = 1 << seed
+        todo = seen
+        while todo:
+            low = todo & -todo
+            todo ^= low
+            new = self.nbr_mask[low.bit_length() - 1] & ~seen
+            seen |= new
+            todo |= new
         return seen
 
-    def _rec(self, s: set[int], x: set[int], lands: set[int]) -> None:
+    def _rec(self, s: int, around: int, x: int, lands: set[int]) -> None:
+        """Grow ``s`` (free neighbours ``around``) with boundary cells ``x`` decided."""
         self.check()
         while True:
-            frontier = sorted({b for c in s for b in self.nbrs[c]
-                               if self.free[b] and b not in s and b not in x})
+            frontier = around & ~s & ~x
             if not frontier:
                 if x:
-                    self.out.append(tuple(sorted(s)))
+                    self.out.append((s, x))
                 return
-            forced_x, forced_s, open_ = [], [], []
-            for u in frontier:
-                in_ok = u > self.seed and (self.land[u] in lands
-                                            or len(lands) < MAX_REGION_LANDSCAPES)
-                if not in_ok:
-                    if not self.cuttable[u]:
-                        return
-                    forced_x.append(u)
-                elif not self.cuttable[u]:
-                    forced_s.append(u)
-                else:
-                    open_.append(u)
-            if len(x) + len(forced_x) > self.budget:
+            if len(lands) < MAX_REGION_LANDSCAPES:
+                allowed = self.above
+            else:
+                allowed = 0
+                for lam in lands:
+                    allowed |= self.cells_of_land[lam]
+                allowed &= self.above
+            forced_x = frontier & ~allowed
+            if forced_x & ~self.cuttable:
+                return
+            if (x | forced_x).bit_count() > self.budget:
                 return
             if forced_x:
-                x = x | set(forced_x)
+                x |= forced_x
                 if not self.schedulable(x):
                     return
                 continue
+            forced_s = frontier & ~self.cuttable
             if forced_s:
                 # Adding one forced cell at a time keeps the landscape rule exact.
-                u = forced_s[0]
-                s = s | {u}
+                u = (forced_s & -forced_s).bit_length() - 1
+                s |= 1 << u
+                around |= self.nbr_mask[u]
                 lands = lands | {self.land[u]}
                 continue
             break
-        if len(x) + len(open_) > self.budget and self._hopeless(s, x, lands):
+        open_ = frontier
+        if x.bit_count() + open_.bit_count() > self.budget \
+                and self._hopeless(s, around, x, lands):
             return
-        u = open_[0]
-        self._rec(s | {u}, x, lands | {self.land[u]})
-        if len(x) < self.budget and self.schedulable(x | {u}):
-            self._rec(s, x | {u}, lands)
+        low = open_ & -open_
+        u = low.bit_length() - 1
+        self._rec(s | low, around | self.nbr_mask[u], x, lands | {self.land[u]})
+        if x.bit_count() < self.budget and self.schedulable(x | low):
+            self._rec(s, around, x | low, lands)
 
     # -------------------------------------------------------------- pruning
 
-    def _hopeless(self, s: set[int], x: set[int], lands: set[int]) -> bool:
+    def _hopeless(self, s: int, around: int, x: int, lands: set[int]) -> bool:
         """True when no completion of ``s`` has a boundary within budget (see class doc)."""
-        room = self.budget - len(x)
-        below = [c for c in range(self.seed) if self.free[c]]
-        if self._flow_exceeds(s, x, below, room):
+        room = self.budget - x.bit_count()
+        if self.cut.exceeds(s, around, x, self.below, room):
             return True
         others = [lam for lam in self.comp_lands if lam not in lands]
         allowed_more = MAX_REGION_LANDSCAPES - len(lands)
         if allowed_more == 0:
-            sinks = below + [c for lam in others for c in self.cells_of_land[lam]]
-            return self._flow_exceeds(s, x, sinks, room)
+            sinks = self.below
+            for lam in others:
+                sinks |= self.cells_of_land[lam]
+            return self.cut.exceeds(s, around, x, sinks, room)
         too_far = 0
         for lam in others:
-            if self._flow_exceeds(s, x, below + self.cells_of_land[lam], room):
+            if self.cut.exceeds(s, around, x, self.below | self.cells_of_land[lam], room):
                 too_far += 1
                 if too_far > allowed_more:
                     return True
         return False
-
-    def _flow_exceeds(self, s: set[int], x: set[int], sinks: list[int], room: int) -> bool:
-        """Whether more than ``room`` cuttable cells are needed to cut ``s`` from ``sinks``
-        in the free cells minus ``x`` (:class:`~solver.terra_nova.model.cutflow.VertexCut`)."""
-        return self.cut.exceeds(s, x, sinks, room)
