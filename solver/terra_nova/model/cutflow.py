@@ -42,20 +42,25 @@ class VertexCut:
         self.cell_caps = np.where(np.asarray(cuttable, dtype=bool), 1, UNBOUNDED)
         self.cell_caps[~np.asarray(free, dtype=bool)] = 0
         self.caps = np.zeros(3 * n, dtype=np.int64)
+        self.side = np.zeros(2 * n + 2, dtype=bool)
         self.width = (n + 7) // 8
 
-    def exceeds(self, s: int, around: int, x: int, sinks: int, room: int) -> bool:
-        """Whether more than ``room`` cuttable cells are needed to cut ``s`` from ``sinks``.
+    def cut_within(self, s: int, around: int, x: int, sinks: int,
+                   room: int) -> tuple[int, int] | None:
+        """A cut of at most ``room`` cuttable cells between ``s`` and ``sinks``, or None.
 
         Cell sets are bitboards; ``around`` holds the free neighbours of ``s``. Paths
         run through free cells outside ``s | x``; they start at the free neighbours of
-        ``s`` and end on a sink (sinks in ``s`` or ``x`` do not count).
+        ``s`` and end on a sink (sinks in ``s`` or ``x`` do not count). The answer is
+        ``(reach, cut)``: every such path passes through a cell of ``cut``, and
+        ``reach`` holds the cells a path from ``s`` reaches without passing one (the
+        source side of the minimum cut; every cell when no sink is left).
         """
         blocked = s | x
         starts = around & ~blocked
         ends = sinks & ~blocked
         if not starts or not ends:
-            return False
+            return -1, 0
         n = self.n
         caps = self.caps
         caps[:n] = self.cell_caps * ~self._cells(blocked)
@@ -65,7 +70,18 @@ class VertexCut:
         status = self.flow.solve(self.source, self.sink)
         if status != self.flow.OPTIMAL:
             raise RuntimeError(f"max flow failed: status {status}")
-        return self.flow.optimal_flow() > room
+        if self.flow.optimal_flow() > room:
+            return None
+        side = self.side
+        side[:] = False
+        side[self.flow.get_source_side_min_cut()] = True
+        entered = self._mask(side[0:2 * n:2])
+        reach = self._mask(side[1:2 * n:2])
+        return reach, entered & ~reach
+
+    def _mask(self, cells: np.ndarray) -> int:
+        """The Boolean array ``cells`` over the cells as a bitboard."""
+        return int.from_bytes(np.packbits(cells, bitorder="little").tobytes(), "little")
 
     def _cells(self, mask: int) -> np.ndarray:
         """The bitboard ``mask`` as a Boolean array over the cells."""

@@ -40,6 +40,9 @@ LANDSCAPE_MULTIPLIER = {1: 3, 2: 2, 3: 1}
 
 UNREACHABLE = 1 << 30
 
+Witnesses = dict[int, tuple[int, int, int]]
+"""Sink set -> ``(s0, reach, cut)``: a small cut found for the set ``s0`` (``_CutSearch``)."""
+
 
 @dataclass(frozen=True)
 class Candidate:
@@ -352,7 +355,7 @@ class _CutSearch:
         self.comp_lands = list(self.lands_of[seed])
         self.above = self.free & ~((2 << seed) - 1)
         self.below = self.free & ((1 << seed) - 1)
-        self._rec(1 << seed, self.nbr_mask[seed], 0, {self.land[seed]})
+        self._rec(1 << seed, self.nbr_mask[seed], 0, {self.land[seed]}, {})
         return self.out
 
     def _component(self, seed: int) -> int:
@@ -366,8 +369,9 @@ class _CutSearch:
             todo |= new
         return seen
 
-    def _rec(self, s: int, around: int, x: int, lands: set[int]) -> None:
-        """Grow ``s`` (free neighbours ``around``) with boundary cells ``x`` decided."""
+    def _rec(self, s: int, around: int, x: int, lands: set[int], known: Witnesses) -> None:
+        """Grow ``s`` (free neighbours ``around``) with boundary cells ``x`` decided;
+        ``known``: the cuts found above this branch (:meth:`_hopeless`)."""
         self.check()
         while True:
             frontier = around & ~s & ~x
@@ -402,33 +406,64 @@ class _CutSearch:
                 continue
             break
         open_ = frontier
-        if x.bit_count() + open_.bit_count() > self.budget \
-                and self._hopeless(s, around, x, lands):
-            return
+        if x.bit_count() + open_.bit_count() > self.budget:
+            hopeless, known = self._hopeless(s, around, x, lands, known)
+            if hopeless:
+                return
         low = open_ & -open_
         u = low.bit_length() - 1
-        self._rec(s | low, around | self.nbr_mask[u], x, lands | {self.land[u]})
+        self._rec(s | low, around | self.nbr_mask[u], x, lands | {self.land[u]}, known)
         if x.bit_count() < self.budget and self.schedulable(x | low):
-            self._rec(s, around, x | low, lands)
+            self._rec(s, around, x | low, lands, known)
 
     # -------------------------------------------------------------- pruning
 
-    def _hopeless(self, s: int, around: int, x: int, lands: set[int]) -> bool:
-        """True when no completion of ``s`` has a boundary within budget (see class doc)."""
+    def _hopeless(self, s: int, around: int, x: int, lands: set[int],
+                  known: Witnesses) -> tuple[bool, Witnesses]:
+        """True when no completion of ``s`` has a boundary within budget (see class doc),
+        and the cuts that showed a sink set within budget, for the branches below.
+
+        ``known`` maps a sink set to ``(s0, reach, cut)`` from a flow at an ancestor of
+        this branch (:meth:`VertexCut.cut_within`, found for ``s0``). That cut still
+        separates ``s`` from the sinks here when every cell ``s`` gained since lies in
+        ``reach``: a path from a new neighbour continues a path from ``s0`` that did
+        not cross the cut, and cells only ever leave the flow network down a branch.
+        So when the cut's cells still in the network fit the room, no flow is needed, and
+        the answer is the one the flow would give: the search tree stays the same. (Only
+        True must be proven; a wrong False would cost time, never a candidate.)
+        """
         room = self.budget - x.bit_count()
-        if self.cut.exceeds(s, around, x, self.below, room):
-            return True
+        blocked = s | x
+        learned: Witnesses = {}
+
+        def exceeds(sinks: int) -> bool:
+            seen = known.get(sinks)
+            if seen is not None:
+                s0, reach, cut = seen
+                if not s & ~s0 & ~reach and (cut & ~blocked).bit_count() <= room:
+                    return False
+            found = self.cut.cut_within(s, around, x, sinks, room)
+            if found is None:
+                return True
+            learned[sinks] = (s, *found)
+            return False
+
+        def result(hopeless: bool) -> tuple[bool, Witnesses]:
+            return hopeless, ({**known, **learned} if learned else known)
+
+        if exceeds(self.below):
+            return result(True)
         others = [lam for lam in self.comp_lands if lam not in lands]
         allowed_more = MAX_REGION_LANDSCAPES - len(lands)
         if allowed_more == 0:
             sinks = self.below
             for lam in others:
                 sinks |= self.cells_of_land[lam]
-            return self.cut.exceeds(s, around, x, sinks, room)
+            return result(exceeds(sinks))
         too_far = 0
         for lam in others:
-            if self.cut.exceeds(s, around, x, self.below | self.cells_of_land[lam], room):
+            if exceeds(self.below | self.cells_of_land[lam]):
                 too_far += 1
                 if too_far > allowed_more:
-                    return True
-        return False
+                    return result(True)
+        return result(False)
