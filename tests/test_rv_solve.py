@@ -195,3 +195,16 @@ def test_unlimited_budgets_solve_with_one_worker_and_fewer_cuts(monkeypatch, dra
     position = read_position(SMALL).replace(draws=draws)
     assert solve_max_score(position, None, SolveParams(workers=2, seed=0)).optimal
     assert [(p.workers, p.settings.get("add_cg_cuts")) for p in seen] == [(workers, cuts)]
+
+
+@pytest.mark.parametrize(("draws", "subsolvers"), [(None, None), (3, ["max_lp", "max_lp"])])
+def test_budgets_run_two_seeded_full_lp_searches(monkeypatch, draws, subsolvers):
+    seen = solve_params_seen(monkeypatch, solve_module)
+    position = read_position(SMALL).replace(draws=draws)
+    assert solve_max_score(position, None, SolveParams(workers=2, seed=0)).optimal
+    chosen = seen[0].settings
+    if subsolvers is None:
+        assert "num_full_subsolvers" not in chosen
+    else:
+        assert list(chosen["subsolvers"]) == subsolvers
+        assert chosen["num_full_subsolvers"] == 2

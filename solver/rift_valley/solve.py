@@ -85,7 +85,7 @@ def solve_max_score(position: Position, draws: int | None = None,
         params = params.with_settings(**UNLIMITED_SETTINGS).with_workers_at_most(
             UNLIMITED_WORKERS)
     else:
-        params = params.with_settings(**SETTINGS)
+        params = params.with_settings(**{**SETTINGS, **SEED_PORTFOLIO})
     solver, result = solve(built.model, params, progress=progress)
     stats = dict(result.stats, trails=len(built.candidates.trails),
                  stop_cells=len(built.candidates.stop_cells),
@@ -134,6 +134,24 @@ probing spent up to 1.5 deterministic seconds writing a million binary
 clauses. Measured (1 worker, eight large empty boards): 3 draws 1.2–9.3 →
 1.3–6.0 deterministic seconds (faster on 7 of 8), 5 and 8 draws unchanged.
 See benchmarks/EXPERIMENTS.md.
+"""
+
+
+SEED_PORTFOLIO = {"subsolvers": ("max_lp", "max_lp"), "num_full_subsolvers": 2}
+"""With a budget and 2 or more workers, two full-LP searches that differ only in their seed.
+
+CP-SAT gives each full-problem worker its own seed. The proof's length
+varies with the seed by 2× and more (the same model, one worker, 8 draws:
+proven in 5–18 deterministic seconds or not in 20), while with two workers
+CP-SAT's default kept one ``max_lp`` search and gave the second worker to
+neighbourhood searches, which never shorten the proof. Two ``max_lp``
+searches prove when the luckier seed does, and share bounds, solutions and
+learned clauses. Measured (``--workers 2``, the eight large boards of the
+``budgets`` suite at 8 draws, alternating with the default, 240 s limit, load
+15.5–20): proven on 7 boards instead of 4, median 138 s instead of over 211 s
+(CPU of both threads 27 instead of over 36 s); slower on the two boards where
+the default's seed was lucky. See benchmarks/EXPERIMENTS.md, Rift Valley #46.
+One worker is unchanged (the same branches).
 """
 
 
