@@ -424,12 +424,14 @@ class _CutSearch:
         and the cuts that showed a sink set within budget, for the branches below.
 
         ``known`` maps a sink set to ``(s0, reach, cut)`` from a flow at an ancestor of
-        this branch (:meth:`VertexCut.cut_within`, found for ``s0``). That cut still
-        separates ``s`` from the sinks here when every cell ``s`` gained since lies in
-        ``reach``: a path from a new neighbour continues a path from ``s0`` that did
-        not cross the cut, and cells only ever leave the flow network down a branch.
-        So when the cut's cells still in the network fit the room, no flow is needed, and
-        the answer is the one the flow would give: the search tree stays the same. (Only
+        this branch (:meth:`VertexCut.cut_within`, found for ``s0``). That cut, with the
+        free neighbours of the cells ``s`` gained since outside ``reach``, still
+        separates ``s`` from the sinks here: a path from a neighbour of a gained cell
+        in ``reach`` continues a path from ``s0`` that did not cross the cut, a path
+        from a neighbour of another gained cell starts on one of the added cells, and
+        cells only ever leave the flow network down a branch. So when that cut's cells
+        still in the network are cuttable and fit the room, no flow is needed, and the
+        answer is the one the flow would give: the search tree stays the same. (Only
         True must be proven; a wrong False would cost time, never a candidate.)
         """
         room = self.budget - x.bit_count()
@@ -440,7 +442,10 @@ class _CutSearch:
             seen = known.get(sinks)
             if seen is not None:
                 s0, reach, cut = seen
-                if not s & ~s0 & ~reach and (cut & ~blocked).bit_count() <= room:
+                for c in bits(s & ~s0 & ~reach):
+                    cut |= self.nbr_mask[c]  # new start cells the cut may not cover
+                cut &= ~blocked
+                if not cut & ~self.cuttable and cut.bit_count() <= room:
                     return False
             found = self.cut.cut_within(s, around, x, sinks, room)
             if found is None:
