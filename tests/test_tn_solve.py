@@ -11,12 +11,14 @@ from click.testing import CliRunner
 from cli.main import main
 from solver.cpsat import SolveParams
 from solver.errors import PuzzleError
+from solver.terra_nova import solve as solve_module
 from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.fileformat import parse_position, read_position
 from solver.terra_nova.notation import Move, Stone, parse_line
 from solver.terra_nova.solve import (
     LARGE_BOARD_CELLS,
     MIN_TURNS_DEFAULT_CAP,
+    follows_strategy,
     perft_via_model,
     puzzle_of,
     settings,
@@ -122,15 +124,25 @@ def test_time_limit_still_gives_an_answer():
         assert answer.bound == answer.value
 
 
-def test_bound_of_an_unproven_closing_lies_above_the_value():
+def test_bound_of_an_unproven_closing_lies_above_the_value(monkeypatch):
     # one deterministic worker stopped after 1 s of deterministic time (level-2 LP on
     # this full board: far from the proof, which takes ~11 s): the bound it has
     # proven so far is reported, and never below the line found
+    strategies = []
+    real = solve_module.solve
+
+    def spy(model, params, **kwargs):
+        strategies.append(len(model.proto.search_strategy))
+        return real(model, params, **kwargs)
+
+    monkeypatch.setattr(solve_module, "solve", spy)
     path = Path(__file__).parent.parent / "positions/terra-nova/midgame-2p.toml"
     params = SolveParams(workers=1).with_settings(max_deterministic_time=1)
     answer = solve_puzzle(read_position(path), 2, params)
     assert not answer.optimal
     assert answer.bound is not None and answer.bound > answer.value
+    # the full-board closing carries the decision strategy its `fixed` worker follows
+    assert strategies == [1]
 
 
 # ------------------------------------------------------------------ CLI
@@ -197,11 +209,15 @@ def test_cli_unreachable_target_exits_2(tmp_path: Path):
 
 def test_closing_lp_follows_board_size():
     """Full-size boards: level-2 LP, kept by the full worker when there are several
-    (EXPERIMENTS.md, Terra Nova #14); small boards: CP-SAT's portfolio; best-turn: its
-    own interleaved search (#18)."""
+    (EXPERIMENTS.md, Terra Nova #14), and the `fixed` search on the second thread
+    (#37); small boards: CP-SAT's portfolio; best-turn: its own interleaved search
+    (#18)."""
     large = settings("max-points", cells=LARGE_BOARD_CELLS)
-    assert large["linearization_level"] == 2 and large["subsolvers"] == ["default"]
-    assert "linearization_level" not in settings("max-points", cells=42)
+    assert large["linearization_level"] == 2
+    assert large["subsolvers"] == ["default", "fixed"] and large["num_full_subsolvers"] == 2
+    assert follows_strategy(large)
+    small = settings("max-points", cells=42)
+    assert "linearization_level" not in small and not follows_strategy(small)
     assert settings("best-turn", cells=172)["subsolvers"] == ["fixed", "no_lp"]
 
 

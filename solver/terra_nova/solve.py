@@ -120,10 +120,17 @@ then stays near 500 points on the full board, and never proved a full-board 2-tu
 closing; level 2 proves most. Smaller boards keep level 1, faster there (42 cells:
 3.7x). Measured in benchmarks/EXPERIMENTS.md, Terra Nova #7, #12, #14."""
 
-LARGE_BOARD_SUBSOLVERS = ("default",)
-"""With several workers CP-SAT's default full subsolver (``default_lp``) forces
-level 1 and ``max_lp`` adds every LP row up front (4x slower here); ``default`` is
-the parameters as given, so the full worker keeps level 2, LNS fills the others."""
+LARGE_BOARD_SUBSOLVERS = ("default", "fixed")
+"""The full CP-SAT subsolvers of max-points closings on large boards, one thread each
+with two workers (one worker runs ``default`` alone): ``default`` is the parameters
+as given (CP-SAT's ``default_lp`` would force level 1, ``max_lp`` adds every LP row
+up front, 4x slower here), and proves; ``fixed`` follows the model's decision
+strategy (:meth:`TurnModel.closings_by_value`: the most valuable closings first, at
+level 2 too) and finds the best line early, which the proof then only has to
+confirm. It replaced LNS on the second thread (Terra Nova #14): late-2p, whose
+proof waited for LNS to find the optimum, proven in about half the deterministic
+time; the other positions about as before (benchmarks/EXPERIMENTS.md, Terra Nova
+#35-#38)."""
 
 
 def settings(kind: str | None = None, *, cells: int = 0) -> dict[str, Any]:
@@ -137,7 +144,15 @@ def settings(kind: str | None = None, *, cells: int = 0) -> dict[str, Any]:
     elif kind == "max-points" and cells >= LARGE_BOARD_CELLS:
         chosen["linearization_level"] = 2
         chosen["subsolvers"] = list(LARGE_BOARD_SUBSOLVERS)
+        chosen["num_full_subsolvers"] = len(LARGE_BOARD_SUBSOLVERS)
     return chosen
+
+
+def follows_strategy(chosen: dict[str, Any]) -> bool:
+    """True when CP-SAT parameters ``chosen`` (:func:`settings`) run the ``fixed``
+    subsolver, which searches in the model's decision strategy (without one CP-SAT
+    leaves it out)."""
+    return "fixed" in chosen.get("subsolvers", ())
 
 
 def line_objective(tm: TurnModel, turns: int, actions: bool) -> Lexicographic:
@@ -198,8 +213,10 @@ def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
     except NoAnswer:
         raise _unbuilt(horizon, params) from None
     build = time.perf_counter() - start
+    chosen = settings(kind, cells=position.grid.size)
     if kind == "best-turn":
         params = params.with_workers_at_most(BEST_TURN_WORKERS)
+    if follows_strategy(chosen):
         tm.model.add_decision_strategy(tm.closings_by_value(), cp_model.CHOOSE_FIRST,
                                        cp_model.SELECT_MAX_VALUE)
 
@@ -208,7 +225,6 @@ def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
         _note(progress, f"best found: {own} points (bound {top}) after {wall:.1f}s")
 
     _note(progress, f"solving ({len(tm.candidates)} candidate regions)")
-    chosen = settings(kind, cells=position.grid.size)
     solver, result = solve(tm.model, params.with_settings(**chosen), progress=report)
     if not result.feasible:
         if result.status == "infeasible":
