@@ -210,7 +210,7 @@ def test_cli_unreachable_target_exits_2(tmp_path: Path):
 def test_closing_lp_follows_board_size():
     """Full-size boards: level-2 LP, kept by the full worker when there are several
     (EXPERIMENTS.md, Terra Nova #14), and the `fixed` search on the second thread
-    (#37); small boards: CP-SAT's portfolio; best-turn: its own interleaved search
+    (#49); small boards: CP-SAT's portfolio; best-turn: its own interleaved search
     (#18)."""
     large = settings("max-points", cells=LARGE_BOARD_CELLS)
     assert large["linearization_level"] == 2
