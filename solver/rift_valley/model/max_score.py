@@ -13,6 +13,8 @@ numbers of :mod:`solver.rift_valley.rules` are shared:
 * the tent limit counts every colour's tents; the budget counts new elements;
 * the first-stop rule: if anything is drawn, some new stop is away from animals
   (it is drawn first);
+* redundant: the tent–stop pairs never exceed what the connected stops and
+  own tents the budget pays for can form (:mod:`solver.rift_valley.model.pairs`);
 * the score as variables: ``conn[s]`` (a trail ends at stop ``s``), ``adj[a]``
   (a trail cell is next to animal ``a``), ``near[t, s]`` (tent ``t`` has
   connected stop ``s`` beside it). Being a maximisation, these auxiliaries are
@@ -29,6 +31,7 @@ from ortools.sat.python import cp_model
 
 from solver.cpsat.constraints import not_adjacent
 from solver.rift_valley.model.candidates import Candidates, area_score, candidates
+from solver.rift_valley.model.pairs import most_pairs
 from solver.rift_valley.notation import Draw, DrawStop, DrawTent, DrawTrail
 from solver.rift_valley.position import Position
 from solver.rift_valley.rules import (
@@ -140,7 +143,11 @@ def build_model(position: Position, draws: int | None, stops_block_all_colours: 
     tents_drawn = sum(len(e.tents) for _, e in position.elements)
     tent_room = max(0, MAX_TENTS_PER_BOARD - tents_drawn)
     max_new_tents = min(tent_room, len(tent), *(() if draws is None else (draws,)))
-    score.append(_tents(model, position, tent, conn, max_new_tents))
+    tent_points, pairs = _tents(model, position, tent, conn, max_new_tents)
+    score.append(tent_points)
+    if draws is not None:
+        _pairs_within_budget(model, position, conn, own_trail_ends, tent, pairs, draws,
+                             max_new_tents)
     check()
     for s in endpoints:
         score.append(UNCONNECTED_STOP_PENALTY * (stop_lit[s] - conn[s]))
@@ -244,7 +251,7 @@ def _animals(model: cp_model.CpModel, position: Position, own_trail_cells: set[i
 
 
 def _tents(model: cp_model.CpModel, position: Position, tent: dict, conn: dict,
-           max_new_tents: int) -> cp_model.LinearExprT:
+           max_new_tents: int) -> tuple[cp_model.LinearExprT, list[cp_model.IntVar]]:
     """Tent points: ``near[t, s]`` may be 1 only if tent ``t`` is drawn and stop ``s`` connected.
 
     Redundant cut: two orthogonally adjacent cells around a tent never both hold
@@ -259,6 +266,8 @@ def _tents(model: cp_model.CpModel, position: Position, tent: dict, conn: dict,
 
     Sound reduction: a new tent with no connected stop beside it scores 0, so
     some optimal answer never draws one; it is required to have one.
+
+    Returns the tent points and every ``near`` variable.
     """
     grid = position.grid
     own_tents = len(position.of(position.player).tents) + max_new_tents
@@ -266,6 +275,7 @@ def _tents(model: cp_model.CpModel, position: Position, tent: dict, conn: dict,
     true = model.new_constant(1)
     tents = [(t, true) for t in sorted(position.of(position.player).tents)] + list(tent.items())
     terms: list[cp_model.LinearExprT] = []
+    pairs: list[cp_model.IntVar] = []
     for t, lit in tents:
         near = {}
         for s in grid.touching[t]:
@@ -282,10 +292,47 @@ def _tents(model: cp_model.CpModel, position: Position, tent: dict, conn: dict,
         if t in tent:
             model.add_bool_or(list(near.values())).only_enforce_if(tent[t])
         terms.append(TENT_POINTS_PER_STOP * sum(near.values()))
+        pairs.extend(near.values())
     for s, vars_ in sorted(around.items()):
         if len(vars_) > own_tents:
             model.add(sum(vars_) <= own_tents * conn[s])
-    return sum(terms)
+    return sum(terms), pairs
+
+
+def _pairs_within_budget(model: cp_model.CpModel, position: Position, conn: dict,
+                         connected: set[int], tent: dict, pairs: list, draws: int,
+                         max_new_tents: int) -> None:
+    """Redundant cut: ``sum(near) <= most_pairs(C, K)`` for the C connected stops and K
+    own tents the budget can pay for, over a one-hot of those (C, K); ``connected``
+    holds the player's stops a drawn trail ends at already.
+
+    ``most_pairs`` (:mod:`solver.rift_valley.model.pairs`) is the proven most
+    tent–stop pairs of C stops and K tents anywhere, so the cut holds for every
+    answer. A (C, K) is left out when its draws alone exceed the budget: the
+    new tents, one trail per two newly connected stops (a trail ending at each)
+    and a new stop for each newly connected one beyond the player's
+    unconnected stops. The LP otherwise pays for each tent's 4 pairs with
+    fractions of stops shared by many tents (crater, 8 draws: LP bound 39.7 →
+    37.5). Measured (1 worker, the eight large boards of the ``budgets``
+    suite, seeds 0–2, deterministic time): 5 draws median 2.33 → 1.84; 8 draws
+    proven within 20 on 14 runs of 24 instead of 13, median 18.3 → 16.7; 15
+    draws bounds 0–2 points lower. See benchmarks/EXPERIMENTS.md, Rift Valley
+    #35 and #45.
+    """
+    own = position.of(position.player)
+    fixed = len(connected & conn.keys())
+    unconnected = len([s for s in own.stops if s not in connected])
+    k_own = len(own.tents)
+    choice = {}
+    for c in range(fixed, len(conn) + 1):
+        new = c - fixed
+        for k in range(k_own, k_own + max_new_tents + 1):
+            if (k - k_own) + max(0, new - unconnected) + (new + 1) // 2 <= draws:
+                choice[c, k] = model.new_bool_var(f"pairs_{c}_{k}")
+    model.add_exactly_one(choice.values())
+    model.add(sum(c * v for (c, _), v in choice.items()) == sum(conn.values()))
+    model.add(sum(k * v for (_, k), v in choice.items()) == k_own + sum(tent.values()))
+    model.add(sum(pairs) <= sum(most_pairs(c, k) * v for (c, k), v in choice.items()))
 
 
 def _first_stop(model: cp_model.CpModel, new_elements: list, safe_stop_vars: list) -> None:
