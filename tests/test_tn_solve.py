@@ -82,6 +82,17 @@ def test_pass_when_no_own_piece_can_move():
     assert perft_via_model(position, PARAMS).turns == 1
 
 
+def test_two_moves_bring_a_majority_into_a_region_its_one_stone_closes():
+    """The model's count of own pieces a closing region can hold (EXPERIMENTS.md,
+    Terra Nova #52) is tight here: two moves carry two pieces past the yellow one's
+    majority before the third action's stone closes the region (9 points; one
+    piece fewer ties it: 4)."""
+    position = parse_position(board("aR bR c. d. a. a. aY", players='"red", "yellow"'))
+    answer = solve_puzzle(position, None, PARAMS)
+    assert answer.optimal and answer.value == 9
+    assert answer.line == parse_line(["b1-f1 a1-e1 #d1"], position.grid)
+
+
 def test_empty_supply_places_no_stone_and_takes_three_moves():
     # [D] EMPTY_SUPPLY_BLOCKS_STONES: with stones_left = 0 a turn is moves only.
     position = parse_position(board("a. aR a. b. b. c.\n  d. d. bB c. c. a.", stones_left=0))
