@@ -164,6 +164,18 @@ def test_settings_reach_cp_sat():
     assert list(solver.parameters.subsolvers) == ["core", "no_lp"]
 
 
+def test_a_named_parameter_set_reaches_cp_sat():
+    params = SolveParams(workers=1).with_settings(
+        subsolver_params=[{"name": "fixed", "linearization_level": 0}])
+    model = cp_model.CpModel()
+    model.new_bool_var("x")
+    solver, result = solve(model, params)
+    assert result.optimal
+    # the repeated message field reads back only as text in this OR-tools binding
+    text = " ".join(str(solver.parameters).split())
+    assert 'subsolver_params { linearization_level: 0 name: "fixed" }' in text
+
+
 def test_a_solve_without_time_to_load_the_model_does_not_start(monkeypatch):
     from solver.cpsat import harness
     model = cp_model.CpModel()

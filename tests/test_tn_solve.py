@@ -226,6 +226,7 @@ def test_closing_lp_follows_board_size():
     large = settings("max-points", cells=LARGE_BOARD_CELLS)
     assert large["linearization_level"] == 2
     assert large["subsolvers"] == ["default", "fixed"] and large["num_full_subsolvers"] == 2
+    assert large["subsolver_params"] == [{"name": "fixed", "linearization_level": 0}]
     assert follows_strategy(large)
     small = settings("max-points", cells=42)
     assert "linearization_level" not in small and not follows_strategy(small)

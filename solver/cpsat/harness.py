@@ -14,7 +14,7 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
@@ -87,12 +87,22 @@ def _time_left(params: SolveParams, model: cp_model.CpModel) -> float | None:
     return None if left is None else left - startup_seconds(model)
 
 
+def _message(kind: type, fields: Mapping[str, Any]) -> Any:
+    """A CP-SAT parameter message of type ``kind`` with these fields set (a named
+    parameter set of ``subsolver_params``, given in the settings as a mapping)."""
+    message = kind()
+    for name, value in fields.items():
+        setattr(message, name, value)
+    return message
+
+
 def _configure(solver: cp_model.CpSolver, params: SolveParams,
                model: cp_model.CpModel) -> None:
     p = solver.parameters
     for name, value in params.settings.items():
         if isinstance(value, (list, tuple)):
-            getattr(p, name).extend(value)
+            getattr(p, name).extend([_message(type(p), v) if isinstance(v, Mapping) else v
+                                     for v in value])
         else:
             setattr(p, name, value)
     p.num_workers = params.workers

@@ -32,7 +32,8 @@ class SolveParams:
 
     ``settings`` are further CP-SAT parameters by name (``linearization_level``,
     ``cp_model_probing_level``, ``max_deterministic_time``, ``subsolvers``…), set
-    by the harness on every solve; a sequence value extends a repeated field.
+    by the harness on every solve; a sequence value extends a repeated field, and a
+    mapping in it is a parameter message (``subsolver_params``: a named set).
     """
 
     time_limit: float | None = None

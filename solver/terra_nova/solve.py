@@ -125,13 +125,22 @@ LARGE_BOARD_SUBSOLVERS = ("default", "fixed")
 with two workers (one worker runs ``default`` alone): ``default`` is the parameters
 as given (CP-SAT's ``default_lp`` would force level 1, ``max_lp`` adds every LP row
 up front, 4x slower here), and proves; ``fixed`` follows the model's decision
-strategy (:meth:`TurnModel.closings_by_value`: the most valuable closings first, at
-level 2 too) and finds the best line early, which the proof then only has to
-confirm. It replaced LNS on the second thread (Terra Nova #14): full-board 2-turn
+strategy (:meth:`TurnModel.closings_by_value`: the most valuable closings first;
+without the LP, :data:`LARGE_BOARD_FIXED_SEARCH`) and finds the best line early,
+which the proof then only has to confirm. It replaced LNS on the second thread (Terra Nova #14): full-board 2-turn
 closings, 2 workers, det. s per worker at the proof, late-2p 19-50 -> 11-16 (its proof
 waited for the optimum); midgame-2p, the played depth-suite position and seeds 0, 2,
 3 of benchmarks/terra_nova.py within their random-seed spread (-12 % to +21 %).
 benchmarks/EXPERIMENTS.md, Terra Nova #44-#49."""
+
+
+LARGE_BOARD_FIXED_SEARCH: dict[str, Any] = {"name": "fixed", "linearization_level": 0}
+"""The ``fixed`` subsolver of :data:`LARGE_BOARD_SUBSOLVERS` searches without the LP
+(a named parameter set CP-SAT merges into its own ``fixed``): its nodes are cheap, it
+reaches the valuable lines sooner, and the level-2 ``default`` search proves. 2-turn
+closings, 2 workers, the same hour (load ~3), wall s with the fixed search at level 2
+-> level 0: late-2p 41.6 -> 15.2, midgame-2p 23.8 -> 14.5, played depth-suite
+position 14.2 -> 12.7 (benchmarks/EXPERIMENTS.md, Terra Nova #50)."""
 
 
 def settings(kind: str | None = None, *, cells: int = 0) -> dict[str, Any]:
@@ -146,6 +155,7 @@ def settings(kind: str | None = None, *, cells: int = 0) -> dict[str, Any]:
         chosen["linearization_level"] = 2
         chosen["subsolvers"] = list(LARGE_BOARD_SUBSOLVERS)
         chosen["num_full_subsolvers"] = len(LARGE_BOARD_SUBSOLVERS)
+        chosen["subsolver_params"] = [dict(LARGE_BOARD_FIXED_SEARCH)]
     return chosen
 
 
