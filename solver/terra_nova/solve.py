@@ -131,7 +131,7 @@ which the proof then only has to confirm. It replaced LNS on the second thread (
 closings, 2 workers, det. s per worker at the proof, late-2p 19-50 -> 11-16 (its proof
 waited for the optimum); midgame-2p, the played depth-suite position and seeds 0, 2,
 3 of benchmarks/terra_nova.py within their random-seed spread (-12 % to +21 %).
-benchmarks/EXPERIMENTS.md, Terra Nova #44-#49."""
+benchmarks/EXPERIMENTS.md, Terra Nova #44-#49, #57."""
 
 
 LARGE_BOARD_FIXED_SEARCH: dict[str, Any] = {"name": "fixed", "linearization_level": 0}
@@ -140,7 +140,7 @@ LARGE_BOARD_FIXED_SEARCH: dict[str, Any] = {"name": "fixed", "linearization_leve
 reaches the valuable lines sooner, and the level-2 ``default`` search proves. 2-turn
 closings, 2 workers, the same hour (load ~3), wall s with the fixed search at level 2
 -> level 0: late-2p 41.6 -> 15.2, midgame-2p 23.8 -> 14.5, played depth-suite
-position 14.2 -> 12.7 (benchmarks/EXPERIMENTS.md, Terra Nova #50)."""
+position 14.2 -> 12.7 (benchmarks/EXPERIMENTS.md, Terra Nova #57)."""
 
 
 def settings(kind: str | None = None, *, cells: int = 0) -> dict[str, Any]:
