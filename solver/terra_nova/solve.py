@@ -127,11 +127,12 @@ as given (CP-SAT's ``default_lp`` would force level 1, ``max_lp`` adds every LP 
 up front, 4x slower here), and proves; ``fixed`` follows the model's decision
 strategy (:meth:`TurnModel.closings_by_value`: the most valuable closings first;
 without the LP, :data:`LARGE_BOARD_FIXED_SEARCH`) and finds the best line early,
-which the proof then only has to confirm. It replaced LNS on the second thread (Terra Nova #14): full-board 2-turn
-closings, 2 workers, det. s per worker at the proof, late-2p 19-50 -> 11-16 (its proof
-waited for the optimum); midgame-2p, the played depth-suite position and seeds 0, 2,
-3 of benchmarks/terra_nova.py within their random-seed spread (-12 % to +21 %).
-benchmarks/EXPERIMENTS.md, Terra Nova #44-#49, #57."""
+which the proof then only has to confirm. It replaced LNS on the second thread
+(Terra Nova #14): full-board 2-turn closings, 2 workers, det. s per worker at the
+proof, late-2p 19-50 -> 11-16 (its proof waited for the optimum); midgame-2p, the
+played depth-suite position and seeds 0, 2, 3 of benchmarks/terra_nova.py within
+their random-seed spread (-12 % to +21 %). benchmarks/EXPERIMENTS.md, Terra Nova
+#44-#49, #57."""
 
 
 LARGE_BOARD_FIXED_SEARCH: dict[str, Any] = {"name": "fixed", "linearization_level": 0}
