@@ -205,3 +205,14 @@ def test_a_solve_keeps_what_cp_sat_may_overrun_by_for_itself(monkeypatch):
     solver = cp_model.CpSolver()
     harness._configure(solver, SolveParams(time_limit=60, workers=1).started(), model)
     assert 49 < solver.parameters.max_time_in_seconds <= 50
+
+
+def test_search_seconds_left_is_the_deadline_minus_what_loading_may_take(monkeypatch):
+    from solver.cpsat import harness, search_seconds_left
+    model = cp_model.CpModel()
+    for i in range(10):
+        model.add(model.new_bool_var(f"x{i}") >= 0)
+    monkeypatch.setattr(harness, "STARTUP_SECONDS_PER_CONSTRAINT", 1.0)
+    assert search_seconds_left(SolveParams(time_limit=None).started(), model) is None
+    left = search_seconds_left(SolveParams(time_limit=60).started(), model)
+    assert 49 < left <= 50  # 60 s minus 10 constraints at 1 s

@@ -22,9 +22,16 @@ from solver.cpsat.params import (
 )
 
 if TYPE_CHECKING:
-    from solver.cpsat.harness import SolveResult, enumerate_projections, solve, startup_seconds
+    from solver.cpsat.harness import (
+        SolveResult,
+        enumerate_projections,
+        search_seconds_left,
+        solve,
+        startup_seconds,
+    )
 
-_IN_HARNESS = ("SolveResult", "enumerate_projections", "solve", "startup_seconds")
+_IN_HARNESS = ("SolveResult", "enumerate_projections", "search_seconds_left", "solve",
+               "startup_seconds")
 
 __all__ = [
     "SEED_MAX",
@@ -35,6 +42,7 @@ __all__ = [
     "ctrl_c_ends_run",
     "default_workers",
     "enumerate_projections",
+    "search_seconds_left",
     "solve",
     "startup_seconds",
 ]

@@ -77,12 +77,13 @@ def startup_seconds(model: cp_model.CpModel) -> float:
 
 def _no_time(params: SolveParams, model: cp_model.CpModel) -> bool:
     """True when what is left of the deadline cannot even pay for loading the model."""
-    left = _time_left(params, model)
+    left = search_seconds_left(params, model)
     return left is not None and left <= 0
 
 
-def _time_left(params: SolveParams, model: cp_model.CpModel) -> float | None:
-    """What is left of the deadline minus :func:`startup_seconds` (None: no deadline)."""
+def search_seconds_left(params: SolveParams, model: cp_model.CpModel) -> float | None:
+    """What is left of the command's deadline for searching ``model``: the deadline's
+    remaining seconds minus :func:`startup_seconds` (None: no deadline)."""
     left = params.deadline.remaining() if params.deadline is not None else None
     return None if left is None else left - startup_seconds(model)
 
@@ -110,7 +111,7 @@ def _configure(solver: cp_model.CpSolver, params: SolveParams,
     p.log_search_progress = params.log
     p.catch_sigint_signal = False  # Ctrl-C is handled by _stop_on_sigint
     limits = [params.time_limit] if params.time_limit is not None else []
-    left = _time_left(params, model)
+    left = search_seconds_left(params, model)
     if left is not None:
         limits.append(left)
     if limits:

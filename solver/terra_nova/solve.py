@@ -17,7 +17,13 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from solver.cpsat import SolveParams, enumerate_projections, solve, startup_seconds
+from solver.cpsat import (
+    SolveParams,
+    enumerate_projections,
+    search_seconds_left,
+    solve,
+    startup_seconds,
+)
 from solver.cpsat.objectives import Goal, Lexicographic, lexicographic
 from solver.errors import BuildTimeout, EngineDisagreement, InputError, NoAnswer, PuzzleError
 from solver.terra_nova.engine import turns as engine
@@ -363,8 +369,8 @@ def _out_of_time(params: SolveParams, tm: TurnModel) -> bool:
     """After a solve stopped by the limit: no time for a longer horizon. CP-SAT stopped
     with :func:`~solver.cpsat.startup_seconds` of ``tm``'s model left (what it may
     overrun by), and a longer horizon's model is larger, so twice that is too little."""
-    left = params.deadline.remaining() if params.deadline is not None else None
-    return left is not None and left <= 2 * startup_seconds(tm.model)
+    left = search_seconds_left(params, tm.model)
+    return left is not None and left <= startup_seconds(tm.model)
 
 
 def _replay(position: Position, answer: Answer) -> None:

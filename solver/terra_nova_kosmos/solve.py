@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.cpsat import SolveParams, solve, startup_seconds
+from solver.cpsat import SolveParams, search_seconds_left, solve
 from solver.cpsat.objectives import Lexicographic
 from solver.errors import BuildTimeout, EngineDisagreement, NoAnswer, PuzzleError
 from solver.terra_nova_kosmos.engine import bestround
@@ -149,9 +149,7 @@ def _build(kind: str, make: Callable[[Callable[[], None]], Any], params: SolvePa
                               "give more --time-limit") from None
     if not hint:
         return built
-    left = params.deadline.remaining() if params.deadline else None
-    if left is not None:
-        left -= startup_seconds(built.model)  # what CP-SAT may overrun its limit by
+    left = search_seconds_left(params, built.model)
     if left is None or left > 0:
         hint_passing_at_once(built, HINT_SECONDS if left is None else min(HINT_SECONDS, left))
     return built
