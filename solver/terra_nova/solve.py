@@ -203,10 +203,19 @@ def solve_puzzle(position: Position, turns: int | None = None,
     start = time.perf_counter()
     if kind == "min-turns":
         answer = _min_turns(position, horizon, target, params, progress, start)
+    elif _deep(position, kind, horizon):
+        from solver.terra_nova import deep
+        answer = deep.maximise(position, horizon, params, progress, start)
     else:
         answer = _maximise(position, kind, horizon, params, progress, start)
     _replay(position, answer)
     return answer
+
+
+def _deep(position: Position, kind: str, horizon: int) -> bool:
+    """Whether :mod:`solver.terra_nova.deep` answers (3+-turn closings, large boards)."""
+    from solver.terra_nova import deep
+    return deep.applies(position, kind, horizon)
 
 
 def _note(progress: Progress | None, text: str) -> None:

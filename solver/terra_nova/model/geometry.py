@@ -184,6 +184,11 @@ class Geometry:
                 out[a].update(b for b in around if b != a)
         return {x: frozenset(v) for x, v in out.items()}
 
+    @property
+    def stone_pairs(self) -> dict[int, frozenset[int]]:
+        """Stone cells whose stones can share one turn, by cell (see :attr:`_pairs`)."""
+        return self._pairs
+
     def _matching(self, cells: tuple[int, ...]) -> int:
         """Most disjoint pairs of ``cells`` whose stones can share one turn."""
         return self._match(mask_of(cells))

@@ -1,0 +1,164 @@
+"""An upper bound on a closing's own points that CP-SAT proves cheaply (3+ turns).
+
+The full model (:mod:`~solver.terra_nova.model.turn_model`) has a closing literal and
+scoring literals per candidate region and closing moment, and at 4 turns is too large
+for CP-SAT to even presolve within two minutes. :class:`Relaxation` keeps every
+candidate but drops time, moves and piece counts: a stone set placed over the horizon
+and the candidate regions it walls.
+
+Variables: ``stone[x]`` (a stone lies on ``x`` at the end, put there within the
+horizon), ``pair[x, y]`` (the stones on ``x`` and ``y`` went down in one turn),
+``closed[i]`` (candidate ``i`` closed within the horizon). Constraints: at most
+``max_stones`` stones; a stone in one pair at most, pairs only of cells whose stones
+can share a turn (:attr:`~solver.terra_nova.model.geometry.Geometry.stone_pairs`), and
+``stones - pairs <= turns``; a closed candidate has a stone on each boundary cell; a
+cell lies in one closed candidate at most; a stone walls at most ``MAX_NEW_REGIONS``
+closed candidates. Objective: ``sum weight[i] * closed[i]``, with :func:`weight` the
+most the player can score from candidate ``i``.
+
+Why every legal line of ``turns`` turns gains at most the optimum of this model (so
+CP-SAT's proven bound on it bounds the closing): map the line to ``stone[x]`` = "the
+line puts a stone on ``x``", ``pair`` = the turns that put two, and ``closed[i]`` =
+"candidate ``i`` closes during the line".
+
+* A turn places at most two stones, two only in the shape move, stone, stone, both
+  next to the one moved piece, so on cells whose stones can share a turn (the same
+  relation that prunes the candidates); so the stones split into at most ``turns``
+  groups, each one stone or one pair: ``stones - pairs <= turns``.
+* Stones are never removed and need a free cell, so a cell takes one stone at most;
+  the supply limits their number.
+* A region that closes is a component of non-stone cells walled by stones, and stays
+  one to the end: its boundary cells all hold stones then, and none of its cells
+  can take a stone later (a piece next to one of them would stand inside, and the
+  pieces inside were removed, nothing can enter). Regions closed at any two moments
+  are components of the same board, so they are equal or disjoint: a cell lies in at
+  most one closed candidate. The closed candidates a stone walls each hold one of its
+  neighbours, and no two of those neighbours are adjacent (adjacent non-stone cells
+  share a component): at most ``MAX_NEW_REGIONS`` of its six. Every region that
+  closes is a candidate (:func:`~solver.terra_nova.model.geometry.candidate_regions`
+  is complete, up to regions that score nothing for anyone and remove nothing).
+* The player's points from candidate ``i`` are at most :func:`weight`.
+
+So the line's points are the objective of a feasible assignment, at most the
+optimum. ``require_one_of`` adds "one of these candidates closes": then the bound
+covers only the lines that close one of them (the lazy scheme of
+:mod:`~solver.terra_nova.deep`); the same map shows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from ortools.sat.python import cp_model
+
+from solver.terra_nova.model.geometry import Candidate, Geometry
+from solver.terra_nova.model.turn_model import MAX_NEW_REGIONS
+
+
+def most_own_pieces(geo: Geometry, cand: Candidate) -> int:
+    """Most own pieces ``cand`` can hold when it closes within the horizon.
+
+    Each of its boundary cells needs a stone, one per step, so at most
+    ``steps - |boundary|`` steps are moves, each bringing one piece in at most, to the
+    own pieces that stood there at the start; and only cells an own piece can reach
+    can hold one.
+    """
+    start = sum(1 for c in cand.cells if geo.own0[c])
+    moves = max(0, geo.steps - len(cand.boundary))
+    reachable = sum(1 for c in cand.cells if geo.own_possible(c, geo.steps))
+    return min(reachable, start + moves)
+
+
+def weight(geo: Geometry, cand: Candidate, others: Sequence[int]) -> int:
+    """Most points the player to move can score from ``cand`` closing: its value with a
+    possible majority, the tie share when at best a tie, else 0. ``others``: the other
+    players' piece counts in it."""
+    top = max(others, default=0)
+    most = most_own_pieces(geo, cand)
+    if most > top:
+        return cand.value
+    if most == top and top > 0:
+        tied = sum(1 for k in others if k == top)
+        return cand.value // (tied + 1)
+    return 0
+
+
+class Relaxation:
+    """The relaxed closing of ``geo``'s horizon (see the module doc).
+
+    ``candidates``: the indices into ``geo.candidates`` it scores (default all);
+    ``require_one_of``: indices of which at least one must close (default none).
+    """
+
+    def __init__(self, geo: Geometry, candidates: Iterable[int] | None = None,
+                 require_one_of: Iterable[int] = (),
+                 check: Callable[[], None] | None = None) -> None:
+        self.geo = geo
+        self.check = check or (lambda: None)
+        self.model = cp_model.CpModel()
+        me = geo.position.to_move
+        players = geo.position.players
+        self._others_at = [j for j, p in enumerate(players) if p != me]
+        chosen = range(len(geo.candidates)) if candidates is None else candidates
+        required = set(require_one_of)
+        self.weights: dict[int, int] = {}
+        for i in sorted(set(chosen) | required):
+            cand = geo.candidates[i]
+            w = weight(geo, cand, [cand.others[j] for j in self._others_at])
+            if w > 0 or i in required:
+                self.weights[i] = w
+        self._build(sorted(required))
+
+    def _build(self, required: list[int]) -> None:
+        geo, m = self.geo, self.model
+        self.stone = {x: m.new_bool_var(f"stone_{x}") for x in geo.stone_cells}
+        pairs: list[cp_model.IntVar] = []
+        paired: dict[int, list[cp_model.IntVar]] = {}
+        for a, partners in sorted(geo.stone_pairs.items()):
+            for b in sorted(partners):
+                if b > a:
+                    var = m.new_bool_var(f"pair_{a}_{b}")
+                    m.add_implication(var, self.stone[a])
+                    m.add_implication(var, self.stone[b])
+                    pairs.append(var)
+                    paired.setdefault(a, []).append(var)
+                    paired.setdefault(b, []).append(var)
+        for x in sorted(paired):
+            m.add(sum(paired[x]) <= self.stone[x])
+        m.add(sum(self.stone.values()) - sum(pairs) <= geo.turns)
+        m.add(sum(self.stone.values()) <= geo.max_stones)
+        self.closed: dict[int, cp_model.IntVar] = {}
+        holders: dict[int, list[cp_model.IntVar]] = {}
+        walls: dict[int, list[cp_model.IntVar]] = {}
+        for i in self.weights:
+            self.check()
+            cand = geo.candidates[i]
+            if any(b not in self.stone for b in cand.boundary):
+                continue
+            var = m.new_bool_var(f"closed_{i}")
+            for b in cand.boundary:
+                m.add_implication(var, self.stone[b])
+                walls.setdefault(b, []).append(var)
+            for c in cand.cells:
+                holders.setdefault(c, []).append(var)
+            self.closed[i] = var
+        for c in sorted(holders):
+            if len(holders[c]) > 1:
+                m.add_at_most_one(holders[c])
+        for b in sorted(walls):
+            if len(walls[b]) > MAX_NEW_REGIONS:
+                m.add(sum(walls[b]) <= MAX_NEW_REGIONS * self.stone[b])
+        needed = [self.closed[i] for i in required if i in self.closed]
+        self.impossible = bool(required) and not needed
+        """True when ``require_one_of`` was given and none of them can be walled."""
+        if needed:
+            m.add_bool_or(needed)
+        self.objective = sum(w * self.closed[i] for i, w in self.weights.items()
+                             if i in self.closed and w)
+        m.maximize(self.objective)
+        if not required:
+            # no stone, nothing closed: a solution from the start, so a solve stopped
+            # by the time limit still reports its proven bound
+            for index in range(len(m.proto.variables)):
+                m.proto.solution_hint.vars.append(index)
+                m.proto.solution_hint.values.append(0)

@@ -1,0 +1,82 @@
+"""A closing model over part of the candidate regions, exact on the lines it allows.
+
+At 3 and 4 turns the full model (:class:`~solver.terra_nova.model.turn_model.TurnModel`
+over every candidate) is too large to give CP-SAT time to search. The restricted model
+builds the same model over a chosen part of the candidates (:func:`choose`) and forbids
+the others to close: every line of the restricted model is a legal line in which no
+excluded candidate closes, with exactly the points the full model would give it. So
+its lines are real lines (replayed by the engine like any other), its optimum is at
+most the closing's, and its proven bound covers only the lines that close no excluded
+candidate; :mod:`~solver.terra_nova.model.relaxation` bounds the others.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Sequence
+
+from solver.cpsat.constraints import clause, live, negate
+from solver.terra_nova.model.geometry import Candidate, Geometry
+from solver.terra_nova.model.relaxation import weight
+from solver.terra_nova.model.turn_model import TurnModel
+
+
+def closing_moments(geo: Geometry, cand: Candidate) -> int:
+    """Stone steps of the horizon at which ``cand`` can close (from its first one on):
+    the full model spends closing and scoring literals on each."""
+    return sum(1 for s in range(cand.first_step, geo.steps) if geo.is_stone_step(s))
+
+
+def choose(geo: Geometry, moments: int, first: Sequence[int] = ()) -> list[int]:
+    """The candidates a restricted model keeps: ``first`` (e.g. the ones a relaxation's
+    best solution closes), then the most points the player can score per boundary cell
+    (:func:`~solver.terra_nova.model.relaxation.weight`), smaller boundaries first on a
+    tie, while the closing moments of the kept ones (:func:`closing_moments`, what the
+    model's size grows with) stay within ``moments``. Indices into ``geo.candidates``,
+    ascending."""
+    me = geo.position.players.index(geo.position.to_move)
+
+    def density(i: int) -> tuple[float, int, int]:
+        cand = geo.candidates[i]
+        others = [k for j, k in enumerate(cand.others) if j != me]
+        return (-weight(geo, cand, others) / len(cand.boundary), len(cand.boundary), i)
+
+    order = list(dict.fromkeys(list(first) + sorted(range(len(geo.candidates)), key=density)))
+    kept: list[int] = []
+    used = 0
+    for i in order:
+        cost = closing_moments(geo, geo.candidates[i])
+        if used + cost > moments:
+            continue
+        kept.append(i)
+        used += cost
+    return sorted(kept)
+
+
+def restricted_model(geo: Geometry, keep: Sequence[int],
+                     check: Callable[[], None] | None = None) -> TurnModel:
+    """The closing model over the candidates ``keep`` (indices into ``geo.candidates``),
+    the others forbidden to close (see the module doc)."""
+    kept = set(keep)
+    view = copy.copy(geo)
+    view.__dict__["candidates"] = tuple(geo.candidates[i] for i in sorted(kept))
+    tm = TurnModel(geo.position, geo.turns, geometry=view, check=check)
+    stone_cells = set(geo.stone_cells)
+    false = tm.model.new_bool_var("never")
+    tm.model.add(false == 0)
+    for i, cand in enumerate(geo.candidates):
+        if i in kept:
+            continue
+        if check:
+            check()
+        inside = [c for c in cand.cells if c in stone_cells]
+        for s in range(cand.first_step, geo.steps):
+            if not geo.is_stone_step(s):
+                continue
+            # walled after step s: every boundary cell a stone and none inside. Checked
+            # at every moment, not at the end only: a piece the model does not remove
+            # could put a stone inside afterwards
+            stones = tm.stone[s + 1]
+            walls = [negate(stones.get(b, False)) for b in cand.boundary]
+            clause(tm.model, walls + live(stones.get(c, False) for c in inside), false)
+    return tm

@@ -1,0 +1,120 @@
+"""Soundness of the 3+-turn closing path: the relaxation's bound, the restricted model.
+
+On seeded small random positions (the cross-checks' generator) against the engine's
+exhaustive search:
+
+* the relaxation's optimum is at least the closing's optimum (it is an upper bound);
+* the restricted model's optimum is at most the closing's, its line replays to its
+  points, and with the relaxation over the lines that close an excluded candidate it
+  bounds the closing (the lazy scheme);
+* :func:`solver.terra_nova.deep.maximise`: best <= optimum <= bound, and a claimed
+  proof gives the exhaustive search's full objective.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import cache
+
+from ortools.sat.python import cp_model
+
+from solver.cpsat import SolveParams
+from solver.terra_nova import deep
+from solver.terra_nova.engine import exhaustive
+from solver.terra_nova.engine import turns as engine
+from solver.terra_nova.model.geometry import Geometry
+from solver.terra_nova.model.relaxation import Relaxation, weight
+from solver.terra_nova.model.restricted import choose, restricted_model
+from solver.terra_nova.solve import line_objective
+from tests.test_tn_model_random import positions, three_turn_sample
+
+PARAMS = SolveParams(workers=1, seed=0)
+
+
+def relaxed(geo: Geometry, require_one_of=()) -> int:
+    """The relaxation's optimum (-1 when no line can close one of ``require_one_of``)."""
+    relax = Relaxation(geo, require_one_of=require_one_of)
+    if relax.impossible:
+        return -1
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    status = solver.solve(relax.model)
+    if status == cp_model.INFEASIBLE:
+        return -1
+    assert status == cp_model.OPTIMAL
+    return round(solver.objective_value)
+
+
+@cache
+def sample(turns: int) -> tuple:
+    """Small positions for ``turns``-turn closings (the cross-checks' first ones)."""
+    if turns == 2:
+        return tuple(p for p in positions(30, first_seed=5000, cells=(12, 22),
+                                          own_pieces=(1, 2))
+                     if len(Geometry(p, 2).candidates) <= 200)
+    return tuple(three_turn_sample(30))
+
+
+@cache
+def truth(turns: int, number: int) -> tuple[int, ...]:
+    """The exhaustive search's objective on ``sample(turns)[number]``."""
+    return tuple(exhaustive.best_closing(sample(turns)[number], turns, "max-points").key)
+
+
+def test_relaxation_bounds_the_closing():
+    tight = 0
+    checked = 0
+    for turns in (2, 3):
+        for number, position in enumerate(sample(turns)):
+            best = truth(turns, number)[0]
+            bound = relaxed(Geometry(position, turns))
+            assert bound >= best, (turns, number, bound, best)
+            tight += bound == best
+            checked += 1
+    assert checked >= 45
+    assert tight >= checked // 4  # the bound is not trivially loose
+
+
+def test_weight_is_the_most_the_player_can_score():
+    position = sample(3)[0]
+    geo = Geometry(position, 3)
+    me = position.players.index(position.to_move)
+    for cand in geo.candidates:
+        others = [k for j, k in enumerate(cand.others) if j != me]
+        assert 0 <= weight(geo, cand, others) <= cand.value
+
+
+def test_restricted_model_and_the_rest_bound_the_closing():
+    proofs = 0
+    for number, position in enumerate(sample(3)):
+        geo = Geometry(position, 3)
+        optimum = truth(3, number)[0]
+        keep = choose(geo, 4)
+        tm = restricted_model(geo, keep)
+        objective = line_objective(tm, 3, actions=True)
+        tm.model.maximize(objective.expr)
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        assert solver.solve(tm.model) == cp_model.OPTIMAL
+        best = objective.leading(solver.objective_value)
+        assert best <= optimum, number
+        outcome = engine.play_line(position, tm.line(solver))
+        assert outcome.points == best, number  # exact on the lines it allows
+        excluded = [i for i in range(len(geo.candidates)) if i not in set(keep)]
+        rest = relaxed(geo, excluded) if excluded else -1
+        assert max(best, rest) >= optimum, (number, best, rest, optimum)
+        proofs += rest < best
+    assert proofs > 0
+
+
+def test_deep_answer_lies_between_best_and_bound():
+    proven = 0
+    for number, position in enumerate(sample(3)):
+        answer = deep.maximise(position, 3, PARAMS.started(), None, time.perf_counter())
+        engine_points = engine.play_line(position, answer.line).points
+        assert engine_points == answer.value, number
+        assert answer.value <= truth(3, number)[0] <= answer.bound, (number, answer.bound)
+        if answer.optimal:
+            assert answer.key == truth(3, number), number
+            proven += 1
+    assert proven > 0
