@@ -37,8 +37,14 @@ DEEP_TURNS = 3
 """Max-points closings of at least this many turns on large boards
 (:data:`~solver.terra_nova.solve.LARGE_BOARD_CELLS`) take this path."""
 
-RELAXATION_SHARE = 0.3
-"""Part of the time left after the candidate search the first relaxation may use."""
+RELAXATION_SHARE = 0.2
+"""Part of the time left after the candidate search the first relaxation may use (its
+bound falls fastest in the first seconds: midgame-2p at 4 turns 395, 145, 103, 95 after
+3.6, 4.8, 9.1, 11.5 s; the rest goes to the restricted model's line)."""
+
+EXIT_SECONDS = 1.5
+"""Left over after the restricted model's solve: freeing its models and printing took
+up to 1.4 s past a 30 s limit at 3 turns (load 6)."""
 
 RESTRICTED_MOMENTS = 300
 """Closing moments (:func:`~solver.terra_nova.model.restricted.closing_moments`) the
@@ -49,7 +55,7 @@ RELAXATION_SETTINGS = {"linearization_level": 2, "cp_model_presolve": False,
 """The relaxation solves on one thread with the level-2 LP and no presolve (presolve
 of the 4-turn relaxation alone took 45 s; without it midgame-2p's 3-turn one is proven
 in 5.0 det. s instead of 13.1, and the 4-turn bound reaches 95 at 20 det. s instead of
-173 at 40: benchmarks/EXPERIMENTS.md, Terra Nova #58)."""
+173 at 40: benchmarks/EXPERIMENTS.md, Terra Nova #67)."""
 
 
 def applies(position: Position, kind: str, horizon: int) -> bool:
@@ -89,7 +95,10 @@ def maximise(position: Position, horizon: int, params: SolveParams,
                                        cp_model.SELECT_MAX_VALUE)
     bridge._note(progress, f"solving ({len(keep)} of {len(geo.candidates)} candidate "
                            f"regions, the others kept open)")
-    solver, result = solve(tm.model, params.with_settings(**chosen))
+    run = params.with_settings(**chosen)
+    if params.deadline is not None and params.deadline.remaining() is not None:
+        run = run.with_time_limit(max(0.001, params.deadline.remaining() - EXIT_SECONDS))
+    solver, result = solve(tm.model, run)
     if not result.feasible:
         if result.interrupted:
             raise KeyboardInterrupt

@@ -27,27 +27,28 @@ def closing_moments(geo: Geometry, cand: Candidate) -> int:
     return sum(1 for s in range(cand.first_step, geo.steps) if geo.is_stone_step(s))
 
 
-def choose(geo: Geometry, moments: int, first: Sequence[int] = ()) -> list[int]:
-    """The candidates a restricted model keeps: ``first`` (e.g. the ones a relaxation's
-    best solution closes), then the most points the player can score per boundary cell
-    (:func:`~solver.terra_nova.model.relaxation.weight`), smaller boundaries first on a
-    tie, while the closing moments of the kept ones (:func:`closing_moments`, what the
-    model's size grows with) stay within ``moments``. Indices into ``geo.candidates``,
-    ascending."""
+def choose(geo: Geometry, moments: int) -> list[int]:
+    """The candidates a restricted model keeps: smallest boundaries first (they close
+    with the fewest stones, so the search reaches their lines soonest), then the most
+    points the player can score (:func:`~solver.terra_nova.model.relaxation.weight`),
+    while the closing moments of the kept ones (:func:`closing_moments`, what the
+    model's size grows with) stay within ``moments``. Indices into
+    ``geo.candidates``, ascending. (Most points per boundary cell first found better
+    lines at 10 det. s on one thread, but fewer in the 30 s and 120 s runs under load:
+    benchmarks/EXPERIMENTS.md, Terra Nova #68.)"""
     me = geo.position.players.index(geo.position.to_move)
 
-    def density(i: int) -> tuple[float, int, int]:
+    def order(i: int) -> tuple[int, int, int]:
         cand = geo.candidates[i]
         others = [k for j, k in enumerate(cand.others) if j != me]
-        return (-weight(geo, cand, others) / len(cand.boundary), len(cand.boundary), i)
+        return (len(cand.boundary), -weight(geo, cand, others), i)
 
-    order = list(dict.fromkeys(list(first) + sorted(range(len(geo.candidates)), key=density)))
     kept: list[int] = []
     used = 0
-    for i in order:
+    for i in sorted(range(len(geo.candidates)), key=order):
         cost = closing_moments(geo, geo.candidates[i])
         if used + cost > moments:
-            continue
+            break
         kept.append(i)
         used += cost
     return sorted(kept)
