@@ -65,7 +65,7 @@ BEST_TURN_PRESOLVE: dict[str, Any] = {"max_presolve_iterations": 0, "symmetry_le
 More rounds took about a third of its CPU time and shortened no search (Terra Nova
 #21); going from 1 round to 0 and leaving out the symmetry graphs (built twice)
 saves another 10-45 % of the solve's CPU on these small models, the searches
-unchanged (#58)."""
+unchanged (#70)."""
 
 Progress = Callable[[str], None]
 
