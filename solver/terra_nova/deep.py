@@ -98,7 +98,13 @@ def maximise(position: Position, horizon: int, params: SolveParams,
     run = params.with_settings(**chosen)
     if params.deadline is not None and params.deadline.remaining() is not None:
         run = run.with_time_limit(max(0.001, params.deadline.remaining() - EXIT_SECONDS))
-    solver, result = solve(tm.model, run)
+    shown = "unknown" if whole is None else whole
+
+    def report(obj: float, best: float, wall: float) -> None:
+        bridge._note(progress, f"best found: {objective.leading(obj)} points "
+                               f"(bound {shown}) after {wall:.1f}s")
+
+    solver, result = solve(tm.model, run, progress=report if progress else None)
     if not result.feasible:
         if result.interrupted:
             raise KeyboardInterrupt
