@@ -115,7 +115,12 @@ def maximise(position: Position, horizon: int, params: SolveParams,
     rest = None
     if result.optimal and len(keep) < len(geo.candidates):
         excluded = [i for i in range(len(geo.candidates)) if i not in set(keep)]
-        rest = _relaxed_bound(geo, params, None, require_one_of=excluded)
+        left = params.deadline.remaining() if params.deadline is not None else None
+        try:
+            rest = _relaxed_bound(geo, params, None if left is None else left - EXIT_SECONDS,
+                                  require_one_of=excluded)
+        except KeyboardInterrupt:
+            rest = None  # Ctrl-C: the line found is still the answer, unproven
     elif result.optimal:
         rest = -1  # nothing excluded: the restricted model is the whole one
     bounds = [b for b in (whole, None if kept_bound is None or rest is None
@@ -134,7 +139,8 @@ def maximise(position: Position, horizon: int, params: SolveParams,
 def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
                    require_one_of: list[int] | None = None) -> int | None:
     """CP-SAT's proven bound on a :class:`Relaxation` of ``geo`` (None: not reached
-    within the time; -1: no line closes one of ``require_one_of``)."""
+    within the time; -1: no line closes one of ``require_one_of``); KeyboardInterrupt
+    on Ctrl-C."""
     try:
         relax = Relaxation(geo, require_one_of=require_one_of or (), check=params.check)
     except NoAnswer:
@@ -145,6 +151,8 @@ def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
     if seconds is not None:
         run = run.with_time_limit(min(seconds, run.time_limit or seconds))
     _, result = solve(relax.model, run)
+    if result.interrupted:
+        raise KeyboardInterrupt
     if result.status == "infeasible":
         return -1
     if result.bound is None:
