@@ -24,9 +24,11 @@ FLOORS = ("solver.errors", "solver.tomlfile", "solver.geometry", "solver.cpsat",
 DRIVERS = ("solver.bench", "solver.puzzlegen", "solver.executor", "solver.batch",
            "solver.sheet", "cli")
 REGISTRY = "solver.games"
-BRIDGES = ("solve", "uniqueness", "puzzlegen", "benchcases", "view", "picture", "commands",
-           "game")
-"""Top-level modules of a game that may use both its engine and its model."""
+BRIDGES = ("solve", "deep", "uniqueness", "puzzlegen", "benchcases", "view", "picture",
+           "commands", "game")
+"""Top-level modules of a game that may use both its engine and its model; every other
+top-level module (``position``, ``notation``, ``fileformat``, ``rules``…) is shared by
+the two and may use neither."""
 
 
 def game_packages(root: Path = REPO_ROOT) -> tuple[str, ...]:
@@ -72,9 +74,11 @@ def game_of_module(name: str, games: tuple[str, ...]) -> str | None:
 
 
 def part_of(name: str, game: str) -> str:
-    """``engine``, ``model``, a bridge module's name, or ``shared``."""
+    """``engine``, ``model``, a bridge module's name (:data:`BRIDGES`), or ``shared``."""
     parts = name.split(".")
-    return parts[2] if len(parts) > 2 else "shared"
+    if len(parts) > 2 and (parts[2] in ("engine", "model") or parts[2] in BRIDGES):
+        return parts[2]
+    return "shared"
 
 
 def key_strings(source: str) -> list[str]:
@@ -150,6 +154,9 @@ GAMES_HERE = ("alpha", "beta")
     ("solver.alpha.model.x", "def f():\n    from solver.alpha import solve\n",
      "imports a bridge module"),
     ("solver.alpha.solve", "import solver.beta.position", "imports another game"),
+    ("solver.alpha.position", "from solver.alpha.model.geometry import G",
+     "(shared by engine and model) imports"),
+    ("solver.alpha.notation", "from solver.alpha import solve", "(shared) imports a bridge"),
     ("solver.alpha.game", "from solver.games import GAMES", "(a game) imports solver.games"),
     ("solver.alpha.puzzlegen", "from solver.puzzlegen import x", "(a game) imports"),
     ("solver.alpha.view", "from cli.console import out", "(a game) imports cli"),
