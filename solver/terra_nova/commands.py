@@ -20,12 +20,12 @@ from solver.drawing.entries import Entries
 from solver.errors import InputError
 from solver.protocol import Screen
 from solver.terra_nova import solve as library
+from solver.terra_nova.answers import Answer
 from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.engine.playout import random_playout
 from solver.terra_nova.fileformat import read_position, write_position
 from solver.terra_nova.notation import Move, Stone, format_turn, parse_line
 from solver.terra_nova.position import Position
-from solver.terra_nova.solve import Answer
 from solver.terra_nova.view import render_position
 from solver.tomlfile import atomic_write_text
 

@@ -28,6 +28,15 @@ from ortools.sat.python import cp_model
 from solver.cpsat import SolveParams, solve
 from solver.errors import EngineDisagreement, NoAnswer
 from solver.terra_nova import solve as bridge
+from solver.terra_nova.answers import (
+    Answer,
+    Progress,
+    first_line,
+    model_answer,
+    note,
+    time_up,
+    unbuilt,
+)
 from solver.terra_nova.model.geometry import Geometry
 from solver.terra_nova.model.relaxation import Relaxation
 from solver.terra_nova.model.restricted import choose, restricted_model
@@ -65,21 +74,21 @@ def applies(position: Position, kind: str, horizon: int) -> bool:
 
 
 def maximise(position: Position, horizon: int, params: SolveParams,
-             progress: bridge.Progress | None, start: float) -> bridge.Answer:
+             progress: Progress | None, start: float) -> Answer:
     """The closing's answer (see the module doc); BuildTimeout when not even the
     candidate search ends within the time limit."""
-    bridge._note(progress, "finding candidate regions")
+    note(progress, "finding candidate regions")
     try:
-        first = bridge._first_line(position, horizon, params)
+        first = first_line(position, horizon, params)
         geo = Geometry(position, horizon, check=params.check)
         geo.candidates  # noqa: B018 -- the search, under the deadline
     except NoAnswer:
-        raise bridge._unbuilt(horizon, params) from None
+        raise unbuilt(horizon, params) from None
     left = params.deadline.remaining() if params.deadline is not None else None
     share = None if left is None else max(0.001, RELAXATION_SHARE * left)
-    bridge._note(progress, f"bounding ({len(geo.candidates)} candidate regions)")
+    note(progress, f"bounding ({len(geo.candidates)} candidate regions)")
     whole = _relaxed_bound(geo, params, share)
-    bridge._note(progress, f"relaxed bound {whole}")
+    note(progress, f"relaxed bound {whole}")
     keep = choose(geo, RESTRICTED_MOMENTS)
     try:
         tm = restricted_model(geo, keep, check=params.check)
@@ -93,7 +102,7 @@ def maximise(position: Position, horizon: int, params: SolveParams,
     if bridge.follows_strategy(chosen):
         tm.model.add_decision_strategy(tm.closings_by_value(), cp_model.CHOOSE_FIRST,
                                        cp_model.SELECT_MAX_VALUE)
-    bridge._note(progress, f"solving ({len(keep)} of {len(geo.candidates)} candidate "
+    note(progress, f"solving ({len(keep)} of {len(geo.candidates)} candidate "
                            f"regions, the others kept open)")
     run = params.with_settings(**chosen)
     if params.deadline is not None and params.deadline.remaining() is not None:
@@ -101,7 +110,7 @@ def maximise(position: Position, horizon: int, params: SolveParams,
     shown = "unknown" if whole is None else whole
 
     def report(obj: float, best: float, wall: float) -> None:
-        bridge._note(progress, f"best found: {objective.leading(obj)} points "
+        note(progress, f"best found: {objective.leading(obj)} points "
                                f"(bound {shown}) after {wall:.1f}s")
 
     solver, result = solve(tm.model, run, progress=report if progress else None)
@@ -109,7 +118,7 @@ def maximise(position: Position, horizon: int, params: SolveParams,
         if result.interrupted:
             raise KeyboardInterrupt
         return _first_only(position, first, start, whole, build)
-    answer = bridge._answer(position, "max-points", tm, solver, result, start, build)
+    answer = model_answer(position, "max-points", tm, solver, result, start, build)
     answer.stats.update(candidates=len(geo.candidates), kept=len(keep))
     kept_bound = objective.leading(result.bound) if result.bound is not None else None
     rest = None
@@ -161,9 +170,9 @@ def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
 
 
 def _first_only(position: Position, first, start: float, bound: int | None,
-                build: float | None = None) -> bridge.Answer:
+                build: float | None = None) -> Answer:
     """No CP-SAT line in time: the engine's first legal line, with the relaxed bound."""
     build = time.perf_counter() - start if build is None else build
-    answer = bridge._time_up(position, "max-points", first, start, build)
+    answer = time_up(position, "max-points", first, start, build)
     answer.bound = None if bound is None else max(bound, answer.value)
     return answer

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -25,11 +25,20 @@ from solver.cpsat import (
     startup_seconds,
 )
 from solver.cpsat.objectives import Goal, Lexicographic, lexicographic
-from solver.errors import BuildTimeout, EngineDisagreement, InputError, NoAnswer, PuzzleError
+from solver.errors import EngineDisagreement, InputError, NoAnswer, PuzzleError
+from solver.terra_nova.answers import (
+    Answer,
+    Progress,
+    first_line,
+    model_answer,
+    note,
+    time_up,
+    unbuilt,
+)
 from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.model.geometry import ACTIONS_PER_TURN
 from solver.terra_nova.model.turn_model import TurnModel
-from solver.terra_nova.notation import Turn, format_turn, parse_line
+from solver.terra_nova.notation import Turn, parse_line
 from solver.terra_nova.position import MAX_PUZZLE_TURNS, Position
 
 MIN_TURNS_DEFAULT_CAP = 6
@@ -66,46 +75,6 @@ More rounds took about a third of its CPU time and shortened no search (Terra No
 #21); going from 1 round to 0 and leaving out the symmetry graphs (built twice)
 saves another 10-45 % of the solve's CPU on these small models, the searches
 unchanged (#70)."""
-
-Progress = Callable[[str], None]
-
-
-@dataclass
-class Answer:
-    """A solved puzzle: the line, its value and how sure we are."""
-
-    kind: str
-    """``best-turn``, ``max-points`` or ``min-turns``."""
-    line: list[Turn]
-    value: int
-    """Points the player to move gains over the line."""
-    others: int
-    actions: int
-    turn_points: list[int]
-    turn_others: list[int]
-    optimal: bool
-    status: str
-    wall_s: float
-    build_s: float
-    final: Position
-    stats: dict[str, Any] = field(default_factory=dict)
-    bound: int | None = None
-    """Proven upper bound on :attr:`value` (own points; equal to it when proven
-    optimal); None for min-turns and when CP-SAT found no line."""
-
-    @property
-    def key(self) -> tuple[int, ...]:
-        """The full objective tuple (as the exhaustive search reports it)."""
-        if self.kind == "best-turn":
-            return (self.value, self.others)
-        if self.kind == "max-points":
-            return (self.value, self.others, self.actions)
-        return (len(self.line), self.actions)
-
-    def line_text(self, position: Position) -> list[str]:
-        """The line as turn strings."""
-        return [format_turn(t, position.grid) for t in self.line]
-
 
 def puzzle_of(position: Position, turns: int | None) -> tuple[str, int, int | None]:
     """``(kind, horizon, target)``: ``--turns`` wins over the file's [puzzle]; default best-turn."""
@@ -221,18 +190,13 @@ def _deep(position: Position, kind: str, horizon: int) -> bool:
     return deep.applies(position, kind, horizon)
 
 
-def _note(progress: Progress | None, text: str) -> None:
-    if progress:
-        progress(text)
-
-
 def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
               progress: Progress | None, start: float) -> Answer:
     """Best-turn or max-points: one exactly lexicographic objective (:func:`line_objective`):
     most own points, then fewest points to others, then (closing) fewest actions."""
-    _note(progress, "building the model")
+    note(progress, "building the model")
     try:
-        first = _first_line(position, horizon, params)
+        first = first_line(position, horizon, params)
         tm = TurnModel(position, horizon, check=params.check)
         params.check()
         objective = line_objective(tm, horizon, actions=kind != "best-turn")
@@ -241,7 +205,7 @@ def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
         tm.hint_line(first)
         params.check()
     except NoAnswer:
-        raise _unbuilt(horizon, params) from None
+        raise unbuilt(horizon, params) from None
     build = time.perf_counter() - start
     chosen = settings(kind, cells=position.grid.size)
     if kind == "best-turn":
@@ -252,56 +216,21 @@ def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
 
     def report(obj: float, best: float, wall: float) -> None:
         own, top = objective.leading(obj), objective.leading(best)
-        _note(progress, f"best found: {own} points (bound {top}) after {wall:.1f}s")
+        note(progress, f"best found: {own} points (bound {top}) after {wall:.1f}s")
 
-    _note(progress, f"solving ({len(tm.candidates)} candidate regions)")
+    note(progress, f"solving ({len(tm.candidates)} candidate regions)")
     solver, result = solve(tm.model, params.with_settings(**chosen), progress=report)
     if not result.feasible:
         if result.status == "infeasible":
             return _forced_pass(position, kind, horizon, start, build, result)
         if result.interrupted:
             raise KeyboardInterrupt
-        return _time_up(position, kind, first, start, build)
-    answer = _answer(position, kind, tm, solver, result, start, build)
+        return time_up(position, kind, first, start, build)
+    answer = model_answer(position, kind, tm, solver, result, start, build)
     if result.bound is not None:
         answer.bound = (answer.value if answer.optimal
                         else max(answer.value, objective.leading(result.bound)))
     return answer
-
-
-def _first_line(position: Position, turns: int, params: SolveParams) -> list[Turn]:
-    """A legal line to hint the search with: the engine's first legal turn, each turn.
-
-    Only a starting point — CP-SAT still proves optimality on its own model — so a
-    time-limited solve always has an answer to print.
-    """
-    line: list[Turn] = []
-    current = position
-    for _ in range(turns):
-        params.check()
-        turn = next(iter(engine.legal_turns(current)), ())
-        line.append(turn)
-        current = engine.apply_turn(current, turn, advance=False).position
-    return line
-
-
-def _unbuilt(horizon: int, params: SolveParams) -> BuildTimeout:
-    """The error of a horizon whose model could not be built within the time limit
-    (bad input: the request cannot be answered in that time, so exit 2)."""
-    return BuildTimeout.of(f"{horizon}-turn model", params.time_limit,
-                           "give more --time-limit or fewer --turns")
-
-
-def _time_up(position: Position, kind: str, line: list[Turn], start: float,
-             build: float) -> Answer:
-    """The time limit ran out after the model was built but before CP-SAT found a line:
-    the engine's first legal line (:func:`_first_line`), not proven optimal, is the best
-    answer there is. Its points come from the engine; :func:`_replay` checks them again."""
-    outcome = engine.play_line(position, line)
-    wall = time.perf_counter() - start
-    return Answer(kind, line, outcome.points, outcome.others, outcome.actions,
-                  list(outcome.turn_points), list(outcome.turn_others), False,
-                  "time limit (the engine's first legal line)", wall, build, position)
 
 
 def _forced_pass(position: Position, kind: str, horizon: int, start: float, build: float,
@@ -317,22 +246,6 @@ def _forced_pass(position: Position, kind: str, horizon: int, start: float, buil
                   time.perf_counter() - start, build, position, dict(result.stats))
 
 
-def _answer(position: Position, kind: str, tm: TurnModel, solver: cp_model.CpSolver,
-            result, start: float, build: float) -> Answer:
-    line = tm.line(solver)
-    return Answer(
-        kind=kind, line=line,
-        value=int(solver.value(tm.own_points())),
-        others=int(solver.value(tm.other_points())),
-        actions=int(solver.value(tm.actions())),
-        turn_points=[int(solver.value(tm.own_points(t))) for t in range(tm.turns)],
-        turn_others=[int(solver.value(tm.other_points(t))) for t in range(tm.turns)],
-        optimal=result.optimal and not result.interrupted,
-        status=result.status, wall_s=time.perf_counter() - start, build_s=build,
-        final=position, stats=dict(result.stats, candidates=len(tm.candidates)),
-    )
-
-
 def _min_turns(position: Position, cap: int, target: int | None, params: SolveParams,
                progress: Progress | None, start: float) -> Answer:
     """Fewest turns to reach ``target``, then fewest actions: deepen the horizon.
@@ -346,23 +259,23 @@ def _min_turns(position: Position, cap: int, target: int | None, params: SolvePa
     proven = True
     build = 0.0
     for horizon in range(1, cap + 1):
-        _note(progress, f"trying {horizon} turn(s) for {target} points")
+        note(progress, f"trying {horizon} turn(s) for {target} points")
         t0 = time.perf_counter()
         try:
             tm = TurnModel(position, horizon, check=params.check)
         except NoAnswer:
-            raise _unbuilt(horizon, params) from None
+            raise unbuilt(horizon, params) from None
         build += time.perf_counter() - t0
         tm.model.add(tm.own_points() >= target)
         tm.model.minimize(tm.actions())
 
         def report(obj: float, best: float, wall: float, horizon: int = horizon) -> None:
-            _note(progress, f"{horizon} turn(s) reach {target} points: best found "
+            note(progress, f"{horizon} turn(s) reach {target} points: best found "
                             f"{obj:.0f} actions (bound {best:.0f}) after {wall:.1f}s")
 
         solver, result = solve(tm.model, params.with_settings(**settings()), progress=report)
         if result.feasible:
-            answer = _answer(position, "min-turns", tm, solver, result, start, build)
+            answer = model_answer(position, "min-turns", tm, solver, result, start, build)
             answer.optimal = answer.optimal and proven
             return answer
         if result.interrupted:
