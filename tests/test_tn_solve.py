@@ -221,15 +221,17 @@ def test_cli_unreachable_target_exits_2(tmp_path: Path):
 def test_closing_lp_follows_board_size():
     """Full-size boards: level-2 LP, kept by the full worker when there are several
     (EXPERIMENTS.md, Terra Nova #14), and the `fixed` search on the second thread
-    (#49); small boards: CP-SAT's portfolio; best-turn: its own interleaved search
-    (#18)."""
+    (#49); small boards: no LP, the parameters as given on the full thread (#71);
+    best-turn: its own interleaved search (#18)."""
     large = settings("max-points", cells=LARGE_BOARD_CELLS)
     assert large["linearization_level"] == 2
     assert large["subsolvers"] == ["default", "fixed"] and large["num_full_subsolvers"] == 2
     assert large["subsolver_params"] == [{"name": "fixed", "linearization_level": 0}]
     assert follows_strategy(large)
     small = settings("max-points", cells=42)
-    assert "linearization_level" not in small and not follows_strategy(small)
+    assert small["linearization_level"] == 0 and not follows_strategy(small)
+    assert small["subsolvers"] == ["default"] and small["num_full_subsolvers"] == 1
+    assert small["max_presolve_iterations"] == 1
     assert settings("best-turn", cells=172)["subsolvers"] == ["fixed", "no_lp"]
 
 

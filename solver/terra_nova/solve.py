@@ -95,8 +95,9 @@ LARGE_BOARD_CELLS = 100
 ``linearization_level`` 2: level 1 leaves the Boolean links "a region scores only
 when closed, closed only when its boundary is stones" out of the LP, whose bound
 then stays near 500 points on the full board, and never proved a full-board 2-turn
-closing; level 2 proves most. Smaller boards keep level 1, faster there (42 cells:
-3.7x). Measured in benchmarks/EXPERIMENTS.md, Terra Nova #7, #12, #14."""
+closing; level 2 proves most. Smaller boards search without the LP
+(:data:`SMALL_BOARD_SEARCH`). Measured in benchmarks/EXPERIMENTS.md, Terra Nova #7,
+#12, #14."""
 
 LARGE_BOARD_SUBSOLVERS = ("default", "fixed")
 """The full CP-SAT subsolvers of max-points closings on large boards, one thread each
@@ -122,6 +123,22 @@ closings, 2 workers, the same hour (load ~3), wall s with the fixed search at le
 position 14.2 -> 12.7 (benchmarks/EXPERIMENTS.md, Terra Nova #57)."""
 
 
+SMALL_BOARD_SEARCH: dict[str, Any] = {
+    "linearization_level": 0,
+    "subsolvers": ["default"],
+    "num_full_subsolvers": 1,
+    "max_presolve_iterations": 1,
+}
+"""Max-points closings on boards under :data:`LARGE_BOARD_CELLS` cells search without
+the LP (the parameters as given on the full thread, LNS beside it with two workers;
+CP-SAT's own ``default_lp`` would force level 1), after one presolve round. There
+the level-1 LP costs about half the CPU and shortens no proof: quick-suite 6x7
+2-turn closing (38 cells), 2 workers, wall s at load 9-13, 50 / 41 -> 19 / 21
+(without the LP); 1 worker, three 38-cell boards x three seeds: CPU 1.5-2.2x
+lower, although CP-SAT counts up to 1.5x more det. time on one of them
+(benchmarks/EXPERIMENTS.md, Terra Nova #71)."""
+
+
 def settings(kind: str | None = None, *, cells: int = 0) -> dict[str, Any]:
     """The CP-SAT parameters Terra Nova models solve with (``SolveParams.settings``);
     ``cells`` (the board's size) chooses the LP of max-points closings."""
@@ -135,6 +152,8 @@ def settings(kind: str | None = None, *, cells: int = 0) -> dict[str, Any]:
         chosen["subsolvers"] = list(LARGE_BOARD_SUBSOLVERS)
         chosen["num_full_subsolvers"] = len(LARGE_BOARD_SUBSOLVERS)
         chosen["subsolver_params"] = [dict(LARGE_BOARD_FIXED_SEARCH)]
+    elif kind == "max-points":
+        chosen.update(SMALL_BOARD_SEARCH)
     return chosen
 
 
