@@ -25,7 +25,7 @@ from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.model.geometry import Geometry
 from solver.terra_nova.model.relaxation import Relaxation, weight
 from solver.terra_nova.model.restricted import choose, restricted_model
-from solver.terra_nova.solve import line_objective
+from solver.terra_nova.settings import line_objective
 from tests.test_tn_model_random import positions, three_turn_sample
 
 PARAMS = SolveParams(workers=1, seed=0)

@@ -15,13 +15,11 @@ from solver.terra_nova import solve as solve_module
 from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.fileformat import parse_position, read_position
 from solver.terra_nova.notation import Move, Stone, parse_line
+from solver.terra_nova.settings import LARGE_BOARD_CELLS, follows_strategy, settings
 from solver.terra_nova.solve import (
-    LARGE_BOARD_CELLS,
     MIN_TURNS_DEFAULT_CAP,
-    follows_strategy,
     perft_via_model,
     puzzle_of,
-    settings,
     solve_puzzle,
     verify_solution,
 )

@@ -27,7 +27,6 @@ from ortools.sat.python import cp_model
 
 from solver.cpsat import SolveParams, solve
 from solver.errors import EngineDisagreement, NoAnswer
-from solver.terra_nova import solve as bridge
 from solver.terra_nova.answers import (
     Answer,
     Progress,
@@ -41,10 +40,16 @@ from solver.terra_nova.model.geometry import Geometry
 from solver.terra_nova.model.relaxation import Relaxation
 from solver.terra_nova.model.restricted import choose, restricted_model
 from solver.terra_nova.position import Position
+from solver.terra_nova.settings import (
+    LARGE_BOARD_CELLS,
+    follows_strategy,
+    line_objective,
+    settings,
+)
 
 DEEP_TURNS = 3
 """Max-points closings of at least this many turns on large boards
-(:data:`~solver.terra_nova.solve.LARGE_BOARD_CELLS`) take this path."""
+(:data:`~solver.terra_nova.settings.LARGE_BOARD_CELLS`) take this path."""
 
 RELAXATION_SHARE = 0.2
 """Part of the time left after the candidate search the first relaxation may use (its
@@ -70,7 +75,7 @@ in 5.0 det. s instead of 13.1, and the 4-turn bound reaches 95 at 20 det. s inst
 def applies(position: Position, kind: str, horizon: int) -> bool:
     """Whether a puzzle takes this path (max-points, 3+ turns, large board)."""
     return (kind == "max-points" and horizon >= DEEP_TURNS
-            and position.grid.size >= bridge.LARGE_BOARD_CELLS)
+            and position.grid.size >= LARGE_BOARD_CELLS)
 
 
 def maximise(position: Position, horizon: int, params: SolveParams,
@@ -92,14 +97,14 @@ def maximise(position: Position, horizon: int, params: SolveParams,
     keep = choose(geo, RESTRICTED_MOMENTS)
     try:
         tm = restricted_model(geo, keep, check=params.check)
-        objective = bridge.line_objective(tm, horizon, actions=True)
+        objective = line_objective(tm, horizon, actions=True)
         tm.model.maximize(objective.expr)
         tm.hint_line(first)
     except NoAnswer:
         return _first_only(position, first, start, whole)
     build = time.perf_counter() - start
-    chosen = bridge.settings("max-points", cells=position.grid.size)
-    if bridge.follows_strategy(chosen):
+    chosen = settings("max-points", cells=position.grid.size)
+    if follows_strategy(chosen):
         tm.model.add_decision_strategy(tm.closings_by_value(), cp_model.CHOOSE_FIRST,
                                        cp_model.SELECT_MAX_VALUE)
     note(progress, f"solving ({len(keep)} of {len(geo.candidates)} candidate "

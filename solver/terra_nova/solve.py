@@ -13,7 +13,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from ortools.sat.python import cp_model
 
@@ -24,8 +23,8 @@ from solver.cpsat import (
     solve,
     startup_seconds,
 )
-from solver.cpsat.objectives import Goal, Lexicographic, lexicographic
 from solver.errors import EngineDisagreement, InputError, NoAnswer, PuzzleError
+from solver.terra_nova import deep
 from solver.terra_nova.answers import (
     Answer,
     Progress,
@@ -36,45 +35,18 @@ from solver.terra_nova.answers import (
     unbuilt,
 )
 from solver.terra_nova.engine import turns as engine
-from solver.terra_nova.model.geometry import ACTIONS_PER_TURN
 from solver.terra_nova.model.turn_model import TurnModel
 from solver.terra_nova.notation import Turn, parse_line
 from solver.terra_nova.position import MAX_PUZZLE_TURNS, Position
+from solver.terra_nova.settings import (
+    BEST_TURN_WORKERS,
+    follows_strategy,
+    line_objective,
+    settings,
+)
 
 MIN_TURNS_DEFAULT_CAP = 6
 """Horizon searched by a min-turns puzzle whose file gives no ``turns``."""
-
-PROBING_LEVEL = 0
-"""CP-SAT ``cp_model_probing_level``: probing costs seconds on these models and buys
-nothing measurable (benchmarks/terra_nova.py), so it is off."""
-
-BEST_TURN_LINEARIZATION_LEVEL = 0
-"""CP-SAT ``linearization_level`` for best-turn: without the LP the one-turn search is
-faster (6 full-size mid-game positions, 1 worker: median 0.62 s -> 0.44 s). Closing
-puzzles choose theirs in :func:`settings`."""
-
-BEST_TURN_WORKERS = 1
-"""Best-turn solves on one thread whatever ``--workers`` says: the search is a few
-tenths of a second, and a second thread only doubled the CPU time it took
-(benchmarks/EXPERIMENTS.md, Terra Nova #18)."""
-
-BEST_TURN_SEARCH: dict[str, Any] = {
-    "interleave_search": True,
-    "subsolvers": ["fixed", "no_lp"],
-    "num_full_subsolvers": 2,
-    "use_lns": False,
-}
-"""Best-turn's search, on its one thread: CP-SAT's ``fixed`` subsolver (the model's
-decision strategy: the most valuable closings first, :meth:`TurnModel.closings_by_value`)
-finds the scoring lines, ``no_lp`` (the default search) refutes the closings that
-cannot happen; interleaved in small batches, without LNS."""
-
-BEST_TURN_PRESOLVE: dict[str, Any] = {"max_presolve_iterations": 0, "symmetry_level": 0}
-"""Best-turn's presolve: ``max_presolve_iterations`` 0 and no symmetry detection.
-More rounds took about a third of its CPU time and shortened no search (Terra Nova
-#21); going from 1 round to 0 and leaving out the symmetry graphs (built twice)
-saves another 10-45 % of the solve's CPU on these small models, the searches
-unchanged (#70)."""
 
 def puzzle_of(position: Position, turns: int | None) -> tuple[str, int, int | None]:
     """``(kind, horizon, target)``: ``--turns`` wins over the file's [puzzle]; default best-turn."""
@@ -88,90 +60,6 @@ def puzzle_of(position: Position, turns: int | None) -> tuple[str, int, int | No
     if puzzle.objective == "min-turns":
         return "min-turns", puzzle.turns or MIN_TURNS_DEFAULT_CAP, puzzle.target
     return "max-points", puzzle.turns or 1, None
-
-
-LARGE_BOARD_CELLS = 100
-"""Max-points closings on boards of at least this many cells solve with CP-SAT's
-``linearization_level`` 2: level 1 leaves the Boolean links "a region scores only
-when closed, closed only when its boundary is stones" out of the LP, whose bound
-then stays near 500 points on the full board, and never proved a full-board 2-turn
-closing; level 2 proves most. Smaller boards search without the LP
-(:data:`SMALL_BOARD_SEARCH`). Measured in benchmarks/EXPERIMENTS.md, Terra Nova #7,
-#12, #14."""
-
-LARGE_BOARD_SUBSOLVERS = ("default", "fixed")
-"""The full CP-SAT subsolvers of max-points closings on large boards, one thread each
-with two workers (one worker runs ``default`` alone): ``default`` is the parameters
-as given (CP-SAT's ``default_lp`` would force level 1, ``max_lp`` adds every LP row
-up front, 4x slower here), and proves; ``fixed`` follows the model's decision
-strategy (:meth:`TurnModel.closings_by_value`: the most valuable closings first;
-without the LP, :data:`LARGE_BOARD_FIXED_SEARCH`) and finds the best line early,
-which the proof then only has to confirm. It replaced LNS on the second thread
-(Terra Nova #14): full-board 2-turn closings, 2 workers, det. s per worker at the
-proof, late-2p 19-50 -> 11-16 (its proof waited for the optimum); midgame-2p, the
-played depth-suite position and seeds 0, 2, 3 of benchmarks/terra_nova.py within
-their random-seed spread (-12 % to +21 %). benchmarks/EXPERIMENTS.md, Terra Nova
-#44-#49, #57."""
-
-
-LARGE_BOARD_FIXED_SEARCH: dict[str, Any] = {"name": "fixed", "linearization_level": 0}
-"""The ``fixed`` subsolver of :data:`LARGE_BOARD_SUBSOLVERS` searches without the LP
-(a named parameter set CP-SAT merges into its own ``fixed``): its nodes are cheap, it
-reaches the valuable lines sooner, and the level-2 ``default`` search proves. 2-turn
-closings, 2 workers, the same hour (load ~3), wall s with the fixed search at level 2
--> level 0: late-2p 41.6 -> 15.2, midgame-2p 23.8 -> 14.5, played depth-suite
-position 14.2 -> 12.7 (benchmarks/EXPERIMENTS.md, Terra Nova #57)."""
-
-
-SMALL_BOARD_SEARCH: dict[str, Any] = {
-    "linearization_level": 0,
-    "subsolvers": ["default"],
-    "num_full_subsolvers": 1,
-    "max_presolve_iterations": 1,
-}
-"""Max-points closings on boards under :data:`LARGE_BOARD_CELLS` cells search without
-the LP (the parameters as given on the full thread, LNS beside it with two workers;
-CP-SAT's own ``default_lp`` would force level 1), after one presolve round. There
-the level-1 LP costs about half the CPU and shortens no proof: quick-suite 6x7
-2-turn closing (38 cells), 2 workers, wall s at load 9-13, 50 / 41 -> 19 / 21
-(without the LP); 1 worker, three 38-cell boards x three seeds: CPU 1.5-2.2x
-lower, although CP-SAT counts up to 1.5x more det. time on one of them
-(benchmarks/EXPERIMENTS.md, Terra Nova #71)."""
-
-
-def settings(kind: str | None = None, *, cells: int = 0) -> dict[str, Any]:
-    """The CP-SAT parameters Terra Nova models solve with (``SolveParams.settings``);
-    ``cells`` (the board's size) chooses the LP of max-points closings."""
-    chosen: dict[str, Any] = {"cp_model_probing_level": PROBING_LEVEL}
-    if kind == "best-turn":
-        chosen["linearization_level"] = BEST_TURN_LINEARIZATION_LEVEL
-        chosen.update(BEST_TURN_SEARCH)
-        chosen.update(BEST_TURN_PRESOLVE)
-    elif kind == "max-points" and cells >= LARGE_BOARD_CELLS:
-        chosen["linearization_level"] = 2
-        chosen["subsolvers"] = list(LARGE_BOARD_SUBSOLVERS)
-        chosen["num_full_subsolvers"] = len(LARGE_BOARD_SUBSOLVERS)
-        chosen["subsolver_params"] = [dict(LARGE_BOARD_FIXED_SEARCH)]
-    elif kind == "max-points":
-        chosen.update(SMALL_BOARD_SEARCH)
-    return chosen
-
-
-def follows_strategy(chosen: dict[str, Any]) -> bool:
-    """True when CP-SAT parameters ``chosen`` (:func:`settings`) run the ``fixed``
-    subsolver, which searches in the model's decision strategy (without one CP-SAT
-    leaves it out)."""
-    return "fixed" in chosen.get("subsolvers", ())
-
-
-def line_objective(tm: TurnModel, turns: int, actions: bool) -> Lexicographic:
-    """The rules' order of lines as one objective: own points up, others' points down,
-    then (``actions``) fewer actions. Bounds: ``actions <= 3 * turns`` and others'
-    points ``<= tm.others_upper_bound()`` (every candidate region closes at most once)."""
-    goals = [Goal(tm.own_points(), "max"), Goal(tm.other_points(), "min", tm.others_upper_bound())]
-    if actions:
-        goals.append(Goal(tm.actions(), "min", ACTIONS_PER_TURN * turns))
-    return lexicographic(goals)
 
 
 def solve_puzzle(position: Position, turns: int | None = None,
@@ -194,19 +82,12 @@ def solve_puzzle(position: Position, turns: int | None = None,
     start = time.perf_counter()
     if kind == "min-turns":
         answer = _min_turns(position, horizon, target, params, progress, start)
-    elif _deep(position, kind, horizon):
-        from solver.terra_nova import deep
+    elif deep.applies(position, kind, horizon):
         answer = deep.maximise(position, horizon, params, progress, start)
     else:
         answer = _maximise(position, kind, horizon, params, progress, start)
     _replay(position, answer)
     return answer
-
-
-def _deep(position: Position, kind: str, horizon: int) -> bool:
-    """Whether :mod:`solver.terra_nova.deep` answers (3+-turn closings, large boards)."""
-    from solver.terra_nova import deep
-    return deep.applies(position, kind, horizon)
 
 
 def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,

@@ -33,7 +33,7 @@ from solver.terra_nova.engine.turns import play_line, turn_state
 from solver.terra_nova.model.turn_model import TurnModel
 from solver.terra_nova.notation import Turn
 from solver.terra_nova.position import Position
-from solver.terra_nova.solve import line_objective, settings
+from solver.terra_nova.settings import line_objective, settings
 
 
 @dataclass(frozen=True)
