@@ -3,7 +3,9 @@
 ``solve_puzzle`` poses best-turn or closing puzzles to
 :class:`~solver.terra_nova.model.turn_model.TurnModel`, reads the line back and
 replays it through the reference engine; any difference in legality or points
-raises :class:`~solver.errors.EngineDisagreement`.
+raises :class:`~solver.errors.EngineDisagreement`. Closings of 3+ turns on large
+boards take :mod:`solver.terra_nova.deep`'s path (a restricted model and a
+relaxation) before the same replay.
 ``verify_solution`` checks a file's ``[solution]`` with the engine alone, and
 ``perft_via_model`` counts legal turns by enumerating the model's solutions.
 """
