@@ -23,8 +23,6 @@ from __future__ import annotations
 import math
 import time
 
-from ortools.sat.python import cp_model
-
 from solver.cpsat import SolveParams, solve
 from solver.errors import EngineDisagreement, NoAnswer
 from solver.terra_nova.answers import (
@@ -42,7 +40,7 @@ from solver.terra_nova.model.restricted import choose, restricted_model
 from solver.terra_nova.position import Position
 from solver.terra_nova.settings import (
     LARGE_BOARD_CELLS,
-    follows_strategy,
+    add_strategy,
     line_objective,
     settings,
 )
@@ -104,11 +102,9 @@ def maximise(position: Position, horizon: int, params: SolveParams,
         return _first_only(position, first, start, whole)
     build = time.perf_counter() - start
     chosen = settings("max-points", cells=position.grid.size)
-    if follows_strategy(chosen):
-        tm.model.add_decision_strategy(tm.closings_by_value(), cp_model.CHOOSE_FIRST,
-                                       cp_model.SELECT_MAX_VALUE)
+    add_strategy(tm, chosen)
     note(progress, f"solving ({len(keep)} of {len(geo.candidates)} candidate "
-                           f"regions, the others kept open)")
+                   f"regions, the others kept open)")
     run = params.with_settings(**chosen)
     if params.deadline is not None and params.deadline.remaining() is not None:
         run = run.with_time_limit(max(0.001, params.deadline.remaining() - EXIT_SECONDS))
@@ -116,7 +112,7 @@ def maximise(position: Position, horizon: int, params: SolveParams,
 
     def report(obj: float, best: float, wall: float) -> None:
         note(progress, f"best found: {objective.leading(obj)} points "
-                               f"(bound {shown}) after {wall:.1f}s")
+                       f"(bound {shown}) after {wall:.1f}s")
 
     solver, result = solve(tm.model, run, progress=report if progress else None)
     if not result.feasible:
@@ -128,7 +124,8 @@ def maximise(position: Position, horizon: int, params: SolveParams,
     kept_bound = objective.leading(result.bound) if result.bound is not None else None
     rest = None
     if result.optimal and len(keep) < len(geo.candidates):
-        excluded = [i for i in range(len(geo.candidates)) if i not in set(keep)]
+        kept = set(keep)
+        excluded = [i for i in range(len(geo.candidates)) if i not in kept]
         left = params.deadline.remaining() if params.deadline is not None else None
         try:
             rest = _relaxed_bound(geo, params, None if left is None else left - EXIT_SECONDS,

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ortools.sat.python import cp_model
+
 from solver.cpsat.objectives import Goal, Lexicographic, lexicographic
 from solver.terra_nova.model.geometry import ACTIONS_PER_TURN
 from solver.terra_nova.model.turn_model import TurnModel
@@ -120,6 +122,15 @@ def follows_strategy(chosen: dict[str, Any]) -> bool:
     subsolver, which searches in the model's decision strategy (without one CP-SAT
     leaves it out)."""
     return "fixed" in chosen.get("subsolvers", ())
+
+
+def add_strategy(tm: TurnModel, chosen: dict[str, Any]) -> None:
+    """Give ``tm``'s model its decision strategy (the most valuable closings first,
+    :meth:`TurnModel.closings_by_value`) when ``chosen`` runs the ``fixed`` subsolver
+    that follows it (:func:`follows_strategy`)."""
+    if follows_strategy(chosen):
+        tm.model.add_decision_strategy(tm.closings_by_value(), cp_model.CHOOSE_FIRST,
+                                       cp_model.SELECT_MAX_VALUE)
 
 
 def line_objective(tm: TurnModel, turns: int, actions: bool) -> Lexicographic:

@@ -16,8 +16,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ortools.sat.python import cp_model
-
 from solver.cpsat import (
     SolveParams,
     enumerate_projections,
@@ -42,7 +40,7 @@ from solver.terra_nova.notation import Turn, parse_line
 from solver.terra_nova.position import MAX_PUZZLE_TURNS, Position
 from solver.terra_nova.settings import (
     BEST_TURN_WORKERS,
-    follows_strategy,
+    add_strategy,
     line_objective,
     settings,
 )
@@ -112,9 +110,7 @@ def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
     chosen = settings(kind, cells=position.grid.size)
     if kind == "best-turn":
         params = params.with_workers_at_most(BEST_TURN_WORKERS)
-    if follows_strategy(chosen):
-        tm.model.add_decision_strategy(tm.closings_by_value(), cp_model.CHOOSE_FIRST,
-                                       cp_model.SELECT_MAX_VALUE)
+    add_strategy(tm, chosen)
 
     def report(obj: float, best: float, wall: float) -> None:
         own, top = objective.leading(obj), objective.leading(best)

@@ -122,6 +122,16 @@ class Geometry:
         """Whether an own piece can stand on ``cell`` after ``tau`` action steps."""
         return self.dist[cell] <= min(tau, self.steps)
 
+    def most_own_closing(self, cand: Candidate, step: int) -> int:
+        """Most own pieces ``cand`` can hold when the stone of ``step`` closes it.
+
+        Every boundary cell needs a stone, one per step, the last at ``step``; so of
+        the steps before it at most ``step - (|boundary| - 1)`` are moves, and each
+        brings at most one piece in to the own pieces that stood there at the start.
+        """
+        start = sum(1 for c in cand.cells if self.own0[c])
+        return start + max(0, step - (len(cand.boundary) - 1))
+
     @cached_property
     def reach(self) -> tuple[int, ...]:
         """Cells an own piece can stand on at some time of the horizon, ascending."""

@@ -56,17 +56,11 @@ from solver.terra_nova.model.turn_model import MAX_NEW_REGIONS
 
 
 def most_own_pieces(geo: Geometry, cand: Candidate) -> int:
-    """Most own pieces ``cand`` can hold when it closes within the horizon.
-
-    Each of its boundary cells needs a stone, one per step, so at most
-    ``steps - |boundary|`` steps are moves, each bringing one piece in at most, to the
-    own pieces that stood there at the start; and only cells an own piece can reach
-    can hold one.
-    """
-    start = sum(1 for c in cand.cells if geo.own0[c])
-    moves = max(0, geo.steps - len(cand.boundary))
+    """Most own pieces ``cand`` can hold when it closes within the horizon: at its
+    last stone step at the latest (:meth:`Geometry.most_own_closing`), and only on
+    cells an own piece can reach."""
     reachable = sum(1 for c in cand.cells if geo.own_possible(c, geo.steps))
-    return min(reachable, start + moves)
+    return min(reachable, geo.most_own_closing(cand, geo.steps - 1))
 
 
 def weight(geo: Geometry, cand: Candidate, others: Sequence[int]) -> int:

@@ -223,17 +223,6 @@ class TurnModel:
         self.model.add(var == after - before)
         return var
 
-    def _most_inside(self, cand: Candidate, s: int) -> int:
-        """Most own pieces ``cand`` can hold when the stone of step ``s`` closes it.
-
-        Sound count: every boundary cell needs a stone, one per step, the last at
-        step ``s``; so of the steps before ``s`` at most ``s - (|boundary| - 1)``
-        are moves, and each move brings at most one piece in to the pieces that
-        stood there at the start.
-        """
-        moves = max(0, s - (len(cand.boundary) - 1))
-        return sum(1 for c in cand.cells if self.geo.own0[c]) + moves
-
     def _score(self, i: int, s: int, closes: Lit) -> RegionScore:
         """Majority scoring of candidate ``i`` closing at step ``s`` (pieces counted at ``s``)."""
         cand = self.candidates[i]
@@ -244,7 +233,7 @@ class TurnModel:
         tied = [j for j, k in enumerate(counts) if k == top and top > 0]
         own_terms = [self.own[s][c] for c in cand.cells if self.own[s].get(c, False) is not False]
         own_count = sum(own_terms) if own_terms else 0
-        most = min(len(own_terms), self._most_inside(cand, s))
+        most = min(len(own_terms), self.geo.most_own_closing(cand, s))
         zero = [0] * len(self.others)
 
         tag = f"{i}_{s}"
