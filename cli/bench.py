@@ -39,7 +39,8 @@ def run(suite_name: str, suite_path: Path | None, as_json: bool, plot: Path | No
         save: Path | None, workers: int, time_limit: float | None, cap: float | None,
         seed: int, scheduler: str | None = None, readme: Path | None = None) -> None:
     """Run the suite, then print the table (or the JSON) and write the plot/JSON files
-    and (``readme``) the medians as Markdown between the suite's markers in that file.
+    and (``readme``) the medians and the cases as Markdown between the suite's markers in
+    that file (:func:`solver.bench.table.fill_readme`).
 
     Cases run one after another here, or side by side on the Dask cluster of
     ``scheduler`` (the files are written here either way). When a proven CP-SAT

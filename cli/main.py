@@ -281,7 +281,8 @@ RUN_OPTIONS = {"suite_name": "--suite", "suite_file": "--suite-file", "workers":
 @click.option("--save", type=FILE, default=None, help="Also write the JSON to this file.")
 @click.option("--readme", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               default=None, help="Put the medians as a Markdown table between the "
-              "suite's markers in this file (<!-- bench:SUITE --> ... <!-- /bench:SUITE -->).")
+              "suite's markers in this file (<!-- bench:SUITE --> ... <!-- /bench:SUITE -->), "
+              "and one row per case between <!-- bench-cases:SUITE --> markers if there.")
 @_workers_option()
 @click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=None,
               help="CP-SAT seconds per case (default: the suite's).")

@@ -70,6 +70,9 @@ class Solved:
     length: int
     """Actions or draws in the answer."""
     stats: dict[str, Any] = field(default_factory=dict)
+    bound: int | None = None
+    """CP-SAT's proven upper bound on the leading value (equal to it when optimal;
+    None: the solve proved none)."""
 
 
 @dataclass(frozen=True)

@@ -237,9 +237,14 @@ def test_markdown_medians_count_capped_runs_as_the_cap_and_say_so(monkeypatch):
     assert "≥" not in proven and "≤" not in proven
     unproven = markdown_summary(summary([replace(capped, optimal=False)]))
     assert unproven.rstrip().endswith("| — |")
-    rows = markdown_cases([record, replace(capped, agree=None, cpsat_s=0.04)]).splitlines()
-    assert len(rows) == 4 and rows[2].startswith(f"| {record.case} | rift-valley | max-score |")
-    assert rows[3].endswith("| 0.04 | > 50 | ≥ 1250 | — |")
+    assert record.optimal and record.bound == record.value[0]  # the solve's bound travels
+    rows = markdown_cases([record, replace(capped, agree=None, cpsat_s=0.04),
+                           replace(capped, optimal=False, bound=record.value[0] + 7, agree=None),
+                           replace(capped, optimal=False, bound=None)]).splitlines()
+    assert len(rows) == 6 and rows[2].startswith(f"| {record.case} | rift-valley | max-score |")
+    assert rows[3].endswith("| yes | 0.04 | > 50 | ≥ 1250 | — |")
+    assert f"| no (≤{record.value[0] + 7}) |" in rows[4] and "| no |" in rows[5]
+    assert rows[4].endswith("| > 50 | — | — |")  # neither search finished: no ratio
 
 
 def test_readme_tables_go_between_the_suite_markers(tmp_path):

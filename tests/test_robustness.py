@@ -493,10 +493,11 @@ def test_bench_tables_fit_80_columns_with_numbers_whole():
         Record("tn-13x15-midgame-closing3-long-name", "terra-nova", "closing", 180, 4, 3,
                [123, 45, 9], True, 9, 12.345, [12.345], None, "capped", None, None, None, 600.0),
         Record("rv-savanna-unlimited", "rift-valley", "max-score", 120, 2, None, [57], False, 7,
-               0.123, [0.123], 1234.567, "done", [57], True, 10036.9, 600.0)]
+               0.123, [0.123], 1234.567, "done", [57], True, 10036.9, 600.0, bound=1234)]
     text = _render(cases_table(records)) + _render(summary_table(summary(records)))
     assert max(len(line) for line in text.splitlines()) <= 80
-    for number in ("123/45/9", "12.345", ">600", ">48.6", "0.123", "1234.567", "10036.90"):
+    for number in ("123/45/9", "12.345", ">600", ">48.6", "0.123", "1234.567", "10036.90",
+                   "≤1234"):
         assert number in text, number
     assert "…" not in text
 

@@ -68,6 +68,8 @@ class Record:
     stats: dict[str, Any] = field(default_factory=dict)
     cpsat: str = "answered"
     """``"answered"`` or ``"no answer"`` (the time limit ran out before any line)."""
+    bound: int | None = None
+    """CP-SAT's proven upper bound on the leading value (None: none proven)."""
 
 
 def run_case(case: Case, params: SolveParams, cap: float, root: Path = REPO_ROOT) -> Record:
@@ -113,6 +115,7 @@ def run_case(case: Case, params: SolveParams, cap: float, root: Path = REPO_ROOT
         agree=agree,
         ratio=None if exhaustive_s is None else _significant(exhaustive_s / max(cpsat_s, 1e-9)),
         cap=cap, stats={} if solved is None else solved.stats,
+        bound=None if solved is None else solved.bound,
     )
 
 

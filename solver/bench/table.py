@@ -68,25 +68,36 @@ def _table(title: str, caption: str, columns: Sequence[tuple[str, str]],
     return table
 
 
+def proven_text(record: Record) -> str:
+    """``yes`` when proven optimal, else ``no (≤B)`` with CP-SAT's proven bound B, or ``no``."""
+    if record.optimal:
+        return "yes"
+    return "no" if record.bound is None else f"no (≤{record.bound})"
+
+
 def cases_table(records: list[Record]) -> Table:
-    """One row per case: puzzle, size, value, CP-SAT time, exhaustive time (``>cap`` when
-    capped, the case's cap), ratio, agreement."""
+    """One row per case: puzzle, size, value, proven (or the proven bound), CP-SAT time,
+    exhaustive time (``>cap`` when capped, the case's cap), ratio (none when neither
+    search finished), agreement."""
     rows = []
     for r in records:
         if r.exhaustive_s is None:
-            exhaustive, ratio = f">{r.cap:g}", f">{r.cap / max(r.cpsat_s, 1e-9):.1f}"
+            exhaustive = f">{r.cap:g}"
+            ratio = f">{r.cap / max(r.cpsat_s, 1e-9):.1f}" if r.optimal else "—"
         else:
             exhaustive, ratio = _seconds(r.exhaustive_s), f"{r.ratio:.2f}"
         agree = "—" if r.agree is None else ("[green]yes[/]" if r.agree else "[red]NO[/]")
         rows.append([wrap_name(r.case), f"{r.kind} {horizon_text(r)}", str(r.cells),
                      "/".join(map(str, r.value)) or "—",
-                     "[green]yes[/]" if r.optimal else "[red]no[/]",
+                     "[green]yes[/]" if r.optimal else
+                     "[red]no[/]" if r.bound is None else f"[yellow]≤{r.bound}[/]",
                      _seconds(r.cpsat_s), exhaustive, ratio, agree])
     columns = (("case", "name"), ("puzzle", "text"), ("cells", "number"), ("value", "number"),
                ("opt", "number"), ("CP-SAT s", "number"), ("exh. s", "number"),
                ("ratio", "number"), ("agree", "number"))
-    return _table("CP-SAT vs exhaustive search", "seconds; opt: proven optimal; exh.: the "
-                  "exhaustive search, >cap when capped; ratio = exhaustive / CP-SAT",
+    return _table("CP-SAT vs exhaustive search", "seconds; opt: proven optimal (≤B: not "
+                  "proven, B the proven bound); exh.: the exhaustive search, >cap when capped; "
+                  "ratio = exhaustive / CP-SAT",
                   columns, rows)
 
 
@@ -141,19 +152,21 @@ def _bound(seconds: float, at_least: bool) -> str:
 
 
 def markdown_cases(records: list[Record]) -> str:
-    """One Markdown row per case (benchmarks/README.md's table): a capped exhaustive
-    search shows ``> cap`` and the ratio as a lower bound."""
+    """One Markdown row per case (benchmarks/README.md's table): an unproven value shows
+    CP-SAT's proven bound (:func:`proven_text`), a capped exhaustive search ``> cap`` and
+    the ratio as a lower bound (none when neither search finished)."""
     lines = ["| case | game | kind | cells | horizon | value | proven | CP-SAT s | "
              "exhaustive s | ratio | agree |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in records:
         if r.exhaustive_s is None:
-            exhaustive, ratio = f"> {r.cap:g}", f"≥ {_ratio(r.cap / max(r.cpsat_s, 1e-9))}"
+            exhaustive = f"> {r.cap:g}"
+            ratio = f"≥ {_ratio(r.cap / max(r.cpsat_s, 1e-9))}" if r.optimal else "—"
         else:
             exhaustive, ratio = f"{r.exhaustive_s:.3g}", _ratio(r.ratio)
         agree = "—" if r.agree is None else ("yes" if r.agree else "NO")
         lines.append(f"| {r.case} | {r.game} | {r.kind} | {r.cells} | {horizon_text(r)} | "
                      f"{'/'.join(map(str, r.value)) or '—'} | "
-                     f"{'yes' if r.optimal else 'no'} | {r.cpsat_s:.3g} | {exhaustive} | "
+                     f"{proven_text(r)} | {r.cpsat_s:.3g} | {exhaustive} | "
                      f"{ratio} | {agree} |")
     return "\n".join(lines) + "\n"
 

@@ -38,7 +38,8 @@ def size(position: Position) -> tuple[int, int]:
 def solve_cpsat(position: Position, case: Case, params: SolveParams) -> Solved:
     """The CP-SAT max score (answer replayed and re-scored by the engine)."""
     answer = solve_max_score(position, params=params)
-    return Solved((answer.value,), answer.optimal, len(answer.draws), answer.stats)
+    return Solved((answer.value,), answer.optimal, len(answer.draws), answer.stats,
+                  answer.bound)
 
 
 def solve_exhaustive(position: Position, case: Case, cap: float) -> tuple[int, ...]:

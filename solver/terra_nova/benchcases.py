@@ -31,14 +31,14 @@ def size(position: Position) -> tuple[int, int]:
 
 
 def solve_cpsat(position: Position, case: Case, params: SolveParams) -> Solved:
-    """The CP-SAT optimum (answer replayed through the engine by the solve API); its
-    ``stats`` carry ``bound``, the proven bound on own points (None: none proven)."""
+    """The CP-SAT optimum (answer replayed through the engine by the solve API) with its
+    proven bound on own points (None: none proven)."""
     if case.kind == "closing":
         answer = solve_puzzle(position, case.turns, params)
     else:  # best-turn whatever the file's [puzzle] says
         answer = solve_puzzle(position.replace(puzzle=None), None, params)
-    return Solved(tuple(answer.key), answer.optimal, answer.actions,
-                  dict(answer.stats, bound=answer.bound))
+    return Solved(tuple(answer.key), answer.optimal, answer.actions, answer.stats,
+                  answer.bound)
 
 
 def solve_exhaustive(position: Position, case: Case, cap: float) -> tuple[int, ...]:

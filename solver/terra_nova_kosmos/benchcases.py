@@ -51,7 +51,8 @@ def solve_cpsat(position: Position, case: Case, params: Any) -> Solved:
     run = solve_best_round if case.kind == "best-round" else solve_last_round
     answer = run(position, params)
     return Solved(answer.key, answer.optimal, answer.result.turns,
-                  dict(answer.stats, horizon=answer.horizon, build_s=answer.build_s))
+                  dict(answer.stats, horizon=answer.horizon, build_s=answer.build_s),
+                  answer.bound)
 
 
 def solve_exhaustive(position: Position, case: Case, cap: float) -> tuple[int, ...]:
