@@ -75,6 +75,15 @@ def test_relaxation_bounds_the_closing():
     assert tight >= checked // 4  # the bound is not trivially loose
 
 
+def test_own_upper_bound_bounds_the_closing():
+    # TurnModel.own_upper_bound caps the bound solve reports (each cell scores once)
+    from solver.terra_nova.model.turn_model import TurnModel
+    for turns in (2, 3):
+        for number, position in enumerate(sample(turns)[:15]):
+            cap = TurnModel(position, turns).own_upper_bound()
+            assert truth(turns, number)[0] <= cap <= 3 * position.grid.size
+
+
 def test_weight_is_the_most_the_player_can_score():
     position = sample(3)[0]
     geo = Geometry(position, 3)

@@ -14,6 +14,7 @@ from solver.errors import PuzzleError
 from solver.terra_nova import solve as solve_module
 from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.fileformat import parse_position, read_position
+from solver.terra_nova.model.turn_model import TurnModel
 from solver.terra_nova.notation import Move, Stone, parse_line
 from solver.terra_nova.settings import LARGE_BOARD_CELLS, follows_strategy, settings
 from solver.terra_nova.solve import (
@@ -152,6 +153,20 @@ def test_bound_of_an_unproven_closing_lies_above_the_value(monkeypatch):
     assert answer.bound is not None and answer.bound > answer.value
     # the full-board closing carries the decision strategy its `fixed` worker follows
     assert strategies == [1]
+
+
+def test_bound_of_an_unproven_small_board_closing_is_capped_by_the_cells():
+    # Before: boards under 100 cells search without the LP, so a closing stopped early
+    # reported CP-SAT's bound from the variables' domains (165,518 points on 38 cells).
+    # Closed regions never share a cell: own points <= 3 per cell of any candidate.
+    from solver.terra_nova.puzzlegen import position_from_recipe
+    recipe = {"rows": 6, "cols": 7, "pieces": 2, "turns_played": 12, "seed": 5}
+    position = position_from_recipe(recipe, Path("."))
+    params = SolveParams(workers=1).with_settings(max_deterministic_time=1)
+    answer = solve_puzzle(position, 3, params)
+    assert not answer.optimal
+    assert answer.value <= answer.bound <= 3 * position.grid.size
+    assert TurnModel(position, 3).own_upper_bound() >= answer.bound
 
 
 # ------------------------------------------------------------------ CLI

@@ -112,8 +112,10 @@ def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
         params = params.with_workers_at_most(BEST_TURN_WORKERS)
     add_strategy(tm, chosen)
 
+    cap = tm.own_upper_bound()
+
     def report(obj: float, best: float, wall: float) -> None:
-        own, top = objective.leading(obj), objective.leading(best)
+        own, top = objective.leading(obj), min(cap, objective.leading(best))
         note(progress, f"best found: {own} points (bound {top}) after {wall:.1f}s")
 
     note(progress, f"solving ({len(tm.candidates)} candidate regions)")
@@ -127,7 +129,7 @@ def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
     answer = model_answer(position, kind, tm, solver, result, start, build)
     if result.bound is not None:
         answer.bound = (answer.value if answer.optimal
-                        else max(answer.value, objective.leading(result.bound)))
+                        else max(answer.value, min(cap, objective.leading(result.bound))))
     return answer
 
 
