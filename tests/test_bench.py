@@ -245,6 +245,9 @@ def test_markdown_medians_count_capped_runs_as_the_cap_and_say_so(monkeypatch):
     assert rows[3].endswith("| yes | 0.04 | > 50 | ≥ 1250 | — |")
     assert f"| no (≤{record.value[0] + 7}) |" in rows[4] and "| no |" in rows[5]
     assert rows[4].endswith("| > 50 | — | — |")  # neither search finished: no ratio
+    below = markdown_cases([replace(record, optimal=False, agree=False),
+                            replace(record, agree=False)]).splitlines()
+    assert below[2].endswith("| no |") and below[3].endswith("| NO |")
 
 
 def test_readme_tables_go_between_the_suite_markers(tmp_path):

@@ -86,7 +86,8 @@ def cases_table(records: list[Record]) -> Table:
             ratio = f">{r.cap / max(r.cpsat_s, 1e-9):.1f}" if r.optimal else "—"
         else:
             exhaustive, ratio = _seconds(r.exhaustive_s), f"{r.ratio:.2f}"
-        agree = "—" if r.agree is None else ("[green]yes[/]" if r.agree else "[red]NO[/]")
+        agree = {None: "—", True: "[green]yes[/]", False: "[red]NO[/]" if r.optimal
+                 else "[yellow]no[/]"}[r.agree]
         rows.append([wrap_name(r.case), f"{r.kind} {horizon_text(r)}", str(r.cells),
                      "/".join(map(str, r.value)) or "—",
                      "[green]yes[/]" if r.optimal else
@@ -97,7 +98,8 @@ def cases_table(records: list[Record]) -> Table:
                ("ratio", "number"), ("agree", "number"))
     return _table("CP-SAT vs exhaustive search", "seconds; opt: proven optimal (≤B: not "
                   "proven, B the proven bound); exh.: the exhaustive search, >cap when capped; "
-                  "ratio = exhaustive / CP-SAT",
+                  "ratio = exhaustive / CP-SAT; agree: same value (no: CP-SAT's unproven "
+                  "line is below; NO: a proven optimum differs, a bug)",
                   columns, rows)
 
 
@@ -154,7 +156,9 @@ def _bound(seconds: float, at_least: bool) -> str:
 def markdown_cases(records: list[Record]) -> str:
     """One Markdown row per case (benchmarks/README.md's table): an unproven value shows
     CP-SAT's proven bound (:func:`proven_text`), a capped exhaustive search ``> cap`` and
-    the ratio as a lower bound (none when neither search finished)."""
+    the ratio as a lower bound (none when neither search finished); ``agree`` is ``no``
+    for an unproven line below the exhaustive optimum, ``NO`` for a proven one that
+    differs."""
     lines = ["| case | game | kind | cells | horizon | value | proven | CP-SAT s | "
              "exhaustive s | ratio | agree |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in records:
@@ -163,7 +167,7 @@ def markdown_cases(records: list[Record]) -> str:
             ratio = f"≥ {_ratio(r.cap / max(r.cpsat_s, 1e-9))}" if r.optimal else "—"
         else:
             exhaustive, ratio = f"{r.exhaustive_s:.3g}", _ratio(r.ratio)
-        agree = "—" if r.agree is None else ("yes" if r.agree else "NO")
+        agree = {None: "—", True: "yes", False: "NO" if r.optimal else "no"}[r.agree]
         lines.append(f"| {r.case} | {r.game} | {r.kind} | {r.cells} | {horizon_text(r)} | "
                      f"{'/'.join(map(str, r.value)) or '—'} | "
                      f"{proven_text(r)} | {r.cpsat_s:.3g} | {exhaustive} | "
