@@ -364,7 +364,11 @@ def test_generate_workers_capped_at_cores(monkeypatch, tmp_path):
 
 # ---------------------------------------------------------------- 12. progress in points
 
-def test_progress_reports_points():
+def test_progress_reports_points(monkeypatch):
+    # the cells' cap on own points (TurnModel.own_upper_bound) lies below CP-SAT's first
+    # bounds on this small board; lifted here so the bound seen is CP-SAT's own
+    from solver.terra_nova.model.turn_model import TurnModel
+    monkeypatch.setattr(TurnModel, "own_upper_bound", lambda self: 10 ** 9)
     notes: list[str] = []
     answer = tn_solve.solve_puzzle(read_position(BEST_TURN), None, SolveParams(workers=1),
                                    progress=notes.append)
