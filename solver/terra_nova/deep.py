@@ -2,7 +2,7 @@
 
 The full closing model is too large at these horizons for CP-SAT to search within a
 few minutes (benchmarks/EXPERIMENTS.md, Terra Nova #43). Here the time left after
-the candidate search goes to three CP-SAT solves, each under the command's deadline:
+the candidate search goes to CP-SAT solves, each under the command's deadline:
 
 1. :class:`~solver.terra_nova.model.relaxation.Relaxation` over every candidate:
    its proven bound bounds every line (the module's docstring proves it);
@@ -15,7 +15,13 @@ the candidate search goes to three CP-SAT solves, each under the command's deadl
    the closing's (own points; others' points and actions follow, since every other
    line gains fewer own points).
 
-The answer's bound is the smaller of (1) and max((2)'s bound, (3)'s bound).
+4. when (2) is proven but (3) reaches its optimum, another round of (2) and (3) with
+   :data:`GROWTH` times the closing moments, hinted with the best line so far, until
+   the answer is proven, every candidate is kept (the whole model) or the time is
+   nearly out. Without a time limit the rounds end in a proof.
+
+The answer's bound is the smallest of (1) and each round's max((2)'s bound, (3)'s
+bound).
 """
 
 from __future__ import annotations
@@ -60,7 +66,14 @@ up to 1.4 s past a 30 s limit at 3 turns (load 6)."""
 
 RESTRICTED_MOMENTS = 300
 """Closing moments (:func:`~solver.terra_nova.model.restricted.closing_moments`) the
-restricted model keeps."""
+first restricted model keeps."""
+
+GROWTH = 2
+"""When a restricted model is proven but not the closing, the next round keeps this
+many times the closing moments (hinted with the best line so far)."""
+
+ROUND_SECONDS = 3.0
+"""No new round with less time than this left before the deadline."""
 
 RELAXATION_SETTINGS = {"linearization_level": 2, "cp_model_presolve": False,
                        "cp_model_probing_level": 0}
@@ -87,28 +100,86 @@ def maximise(position: Position, horizon: int, params: SolveParams,
         geo.candidates  # noqa: B018 -- the search, under the deadline
     except NoAnswer:
         raise unbuilt(horizon, params) from None
-    left = params.deadline.remaining() if params.deadline is not None else None
+    left = _left(params)
     share = None if left is None else max(0.001, RELAXATION_SHARE * left)
     note(progress, f"bounding ({len(geo.candidates)} candidate regions)")
     whole = _relaxed_bound(geo, params, share)
     note(progress, f"relaxed bound {whole}")
-    keep = choose(geo, RESTRICTED_MOMENTS)
+    best: Answer | None = None
+    moments, hint = RESTRICTED_MOMENTS, first
+    while True:
+        keep = choose(geo, moments)
+        step = _restricted(geo, keep, hint, params, progress, start,
+                           whole if best is None else best.bound)
+        if step is None:
+            break
+        answer, bound, proven = step
+        bounds = [b for b in (whole, bound, None if best is None else best.bound)
+                  if b is not None]
+        if best is None or proven or _rank(answer) > _rank(best):
+            best = answer
+        best.bound = min(bounds) if bounds else None
+        if best.bound is not None and best.bound < best.value:
+            raise EngineDisagreement(f"the relaxed bound {best.bound} is below a line of "
+                                     f"{best.value} points")
+        best.optimal = proven
+        if proven:
+            best.bound = best.value
+        left = _left(params)
+        if (best.optimal or answer.status != "optimal" or len(keep) == len(geo.candidates)
+                or (left is not None and left < ROUND_SECONDS)):
+            break
+        moments, hint = moments * GROWTH, best.line
+        note(progress, f"best {best.value} points, bound {best.bound}: "
+                       f"more candidate regions")
+    if best is None:
+        return _first_only(position, first, start, whole)
+    best.wall_s = time.perf_counter() - start
+    if best.optimal:
+        best.status = "optimal"
+    elif best.status == "optimal":
+        best.status = "restricted model optimal"
+    return best
+
+
+def _rank(answer: Answer) -> tuple[int, int, int]:
+    """Larger is better: most own points, then fewest to others, then fewest actions."""
+    return answer.value, -answer.others, -answer.actions
+
+
+def _left(params: SolveParams) -> float | None:
+    """Seconds left before the command's deadline (None: no time limit)."""
+    return params.deadline.remaining() if params.deadline is not None else None
+
+
+def _restricted(geo: Geometry, keep: list[int], hint, params: SolveParams,
+                progress: Progress | None, start: float,
+                known: int | None) -> tuple[Answer, int | None, bool] | None:
+    """One round: the restricted model over ``keep``, hinted with ``hint`` (``known``:
+    the bound proven so far, shown in progress reports), and (when it
+    is proven) the relaxation over the lines that close an excluded candidate. Returns
+    its answer (``status`` "optimal" when the restricted model is proven), the bound
+    this round proves on the closing's own points (None: none) and whether the answer
+    is the closing's optimum (the restricted model proven and no line that closes an
+    excluded candidate reaching its points); None when it found no line."""
+    position, horizon = geo.position, geo.turns
     try:
         tm = restricted_model(geo, keep, check=params.check)
         objective = line_objective(tm, horizon, actions=True)
         tm.model.maximize(objective.expr)
-        tm.hint_line(first)
+        tm.hint_line(hint)
     except NoAnswer:
-        return _first_only(position, first, start, whole)
+        return None
     build = time.perf_counter() - start
     chosen = settings("max-points", cells=position.grid.size)
     add_strategy(tm, chosen)
     note(progress, f"solving ({len(keep)} of {len(geo.candidates)} candidate "
                    f"regions, the others kept open)")
     run = params.with_settings(**chosen)
-    if params.deadline is not None and params.deadline.remaining() is not None:
-        run = run.with_time_limit(max(0.001, params.deadline.remaining() - EXIT_SECONDS))
-    shown = "unknown" if whole is None else whole
+    left = _left(params)
+    if left is not None:
+        run = run.with_time_limit(max(0.001, left - EXIT_SECONDS))
+    shown = "unknown" if known is None else known
 
     def report(obj: float, best: float, wall: float) -> None:
         note(progress, f"best found: {objective.leading(obj)} points "
@@ -118,33 +189,28 @@ def maximise(position: Position, horizon: int, params: SolveParams,
     if not result.feasible:
         if result.interrupted:
             raise KeyboardInterrupt
-        return _first_only(position, first, start, whole, build)
+        return None
     answer = model_answer(position, "max-points", tm, solver, result, start, build)
     answer.stats.update(candidates=len(geo.candidates), kept=len(keep))
-    kept_bound = objective.leading(result.bound) if result.bound is not None else None
-    rest = None
-    if result.optimal and len(keep) < len(geo.candidates):
-        kept = set(keep)
-        excluded = [i for i in range(len(geo.candidates)) if i not in kept]
-        left = params.deadline.remaining() if params.deadline is not None else None
-        try:
-            rest = _relaxed_bound(geo, params, None if left is None else left - EXIT_SECONDS,
-                                  require_one_of=excluded)
-        except KeyboardInterrupt:
-            rest = None  # Ctrl-C: the line found is still the answer, unproven
-    elif result.optimal:
-        rest = -1  # nothing excluded: the restricted model is the whole one
-    bounds = [b for b in (whole, None if kept_bound is None or rest is None
-                          else max(kept_bound, rest)) if b is not None]
-    bound = min(bounds) if bounds else None
-    if bound is not None and bound < answer.value:
-        raise EngineDisagreement(f"the relaxed bound {bound} is below a line of "
-                                 f"{answer.value} points")
-    answer.optimal = result.optimal and rest is not None and rest < answer.value
-    if not answer.optimal and answer.status == "optimal":
-        answer.status = "restricted model optimal"
-    answer.bound = answer.value if answer.optimal else bound
-    return answer
+    answer.optimal = False
+    if not result.optimal or result.interrupted:
+        answer.status = "feasible"
+        return answer, None, False
+    kept_bound = objective.leading(result.bound)
+    if len(keep) == len(geo.candidates):
+        return answer, kept_bound, True  # nothing excluded: the whole model, proven
+    kept = set(keep)
+    excluded = [i for i in range(len(geo.candidates)) if i not in kept]
+    left = _left(params)
+    try:
+        rest = _relaxed_bound(geo, params, None if left is None else left - EXIT_SECONDS,
+                              require_one_of=excluded)
+    except KeyboardInterrupt:
+        return answer, None, False  # Ctrl-C: the line found is still the answer, unproven
+    if rest is None:
+        return answer, None, False
+    # rest < value: every line that closes an excluded candidate gains fewer own points
+    return answer, max(kept_bound, rest), rest < answer.value
 
 
 def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
