@@ -138,3 +138,25 @@ def test_deep_answer_is_proven_without_a_time_limit(monkeypatch, moments):
         assert answer.optimal and answer.bound == answer.value, number
         assert answer.key == truth(3, number), number
     assert len(rounds) > len(sample(3)) or moments > 4
+
+
+def test_ctrl_c_in_a_later_round_keeps_the_best_line(monkeypatch):
+    monkeypatch.setattr(deep, "RESTRICTED_MOMENTS", 4)
+    real, calls = deep._restricted, []
+
+    def interrupted_second(*args):
+        calls.append(1)
+        if len(calls) > 1:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(deep, "_restricted", interrupted_second)
+    for number, position in enumerate(sample(3)):
+        calls.clear()
+        answer = deep.maximise(position, 3, PARAMS.started(), None, time.perf_counter())
+        if len(calls) > 1:  # a second round was started and interrupted
+            assert not answer.optimal and answer.line, number
+            assert engine.play_line(position, answer.line).points == answer.value
+            assert answer.value <= truth(3, number)[0] <= answer.bound
+            return
+    raise AssertionError("no position needed a second round")

@@ -109,8 +109,13 @@ def maximise(position: Position, horizon: int, params: SolveParams,
     moments, hint = RESTRICTED_MOMENTS, first
     while True:
         keep = choose(geo, moments)
-        step = _restricted(geo, keep, hint, params, progress, start,
-                           whole if best is None else best.bound)
+        try:
+            step = _restricted(geo, keep, hint, params, progress, start,
+                               whole if best is None else best.bound)
+        except KeyboardInterrupt:
+            if best is None:
+                raise
+            break  # Ctrl-C in a later round: the best line so far is the answer
         if step is None:
             break
         answer, bound, proven = step
