@@ -17,8 +17,9 @@ no rule about turns or scoring (those are constraints in ``model.py``).
 
 from __future__ import annotations
 
+import copy
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -264,6 +265,13 @@ class Geometry:
     def candidates(self) -> tuple[Candidate, ...]:
         """Every region that can close within the horizon and matters (see module doc)."""
         return candidate_regions(self)
+
+    def restricted_to(self, keep: Iterable[int]) -> Geometry:
+        """This geometry with only the candidates at the indices ``keep`` (reach, stone
+        cells and caches shared): what a restricted closing model is built over."""
+        view = copy.copy(self)
+        view.candidates = tuple(self.candidates[i] for i in sorted(set(keep)))
+        return view
 
 
 def candidate_regions(geo: Geometry) -> tuple[Candidate, ...]:

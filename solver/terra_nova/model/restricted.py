@@ -12,7 +12,6 @@ candidate; :mod:`~solver.terra_nova.model.relaxation` bounds the others.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Sequence
 
 from solver.cpsat.constraints import clause, live, negate
@@ -59,9 +58,7 @@ def restricted_model(geo: Geometry, keep: Sequence[int],
     """The closing model over the candidates ``keep`` (indices into ``geo.candidates``),
     the others forbidden to close (see the module doc)."""
     kept = set(keep)
-    view = copy.copy(geo)
-    view.__dict__["candidates"] = tuple(geo.candidates[i] for i in sorted(kept))
-    tm = TurnModel(geo.position, geo.turns, geometry=view, check=check)
+    tm = TurnModel(geo.position, geo.turns, geometry=geo.restricted_to(kept), check=check)
     stone_cells = set(geo.stone_cells)
     false = tm.model.new_bool_var("never")
     tm.model.add(false == 0)
