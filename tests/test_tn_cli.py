@@ -84,6 +84,18 @@ def test_show_draws_board_and_status(tmp_path):
     assert " a " in out.splitlines()[1] and "13" in out
 
 
+def test_piece_counts_read_as_words_on_screen_and_in_pictures(tmp_path):
+    """One piece is "1 piece", not "1 pieces" (GOOD: red 2 pieces, yellow 1)."""
+    from solver.terra_nova.picture import position_scene
+
+    path = write(tmp_path, GOOD)
+    out = run("show", path).stdout
+    assert "red 0 pts (2 pieces)" in out and "yellow 0 pts (1 piece)" in out
+    assert "1 pieces" not in out
+    status = " ".join(position_scene(read_position(path)).status).replace("\u00a0", " ")
+    assert "yellow 0 pts (1 piece)" in status and "1 pieces" not in status
+
+
 def test_show_replays_a_claimed_solution(tmp_path):
     good = write(tmp_path, GOOD + '\n[solution]\nvalue = 0\nline = ["a1-c1 #b1 #d1"]\n')
     result = run("show", good)

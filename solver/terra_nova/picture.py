@@ -19,6 +19,7 @@ from solver.terra_nova.notation import Move, Stone, Turn, format_turn, parse_lin
 from solver.terra_nova.position import EMPTY, PIECE_LETTER, Position
 from solver.terra_nova.position import STONE as STONE_MARK
 from solver.terra_nova.solve import MIN_TURNS_DEFAULT_CAP
+from solver.terra_nova.view import pieces_said
 
 TITLE = "Terra Nova"
 NAMED_LANDSCAPES: dict[str, tuple[str, str]] = {
@@ -133,8 +134,8 @@ def _landscape_fills(position: Position) -> dict[str, tuple[str, str]]:
 
 
 def _scores(position: Position) -> str:
-    parts = [f"{colour} {position.score(colour)} pts ({len(position.pieces_of(colour))} pieces)"
-             for colour in position.players]
+    parts = [f"{colour} {position.score(colour)} pts "
+             f"({pieces_said(len(position.pieces_of(colour)))})" for colour in position.players]
     parts.append(f"stones left {position.stones_left}")
     return "     ".join(part.replace(" ", NBSP) for part in parts)
 
