@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from rich.markup import escape
 
 from cli.cluster import note_ran_on, scheduler_option
 from cli.console import err, user_errors
@@ -115,7 +116,7 @@ def _finish(lines: list[dict[str, Any]], total: int, out: Path | None,
     from solver.batch import batch_status
 
     failed = sum(1 for line in lines if line.get("status"))
-    where = f" in {out}" if out is not None else ""
+    where = f" in {escape(str(out))}" if out is not None else ""
     if interrupted:
         err.print(f"interrupted: {len(lines)} of {total} files done, kept{where}",
                   soft_wrap=True)

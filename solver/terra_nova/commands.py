@@ -44,7 +44,7 @@ def show(file: Path, screen: Screen) -> int:
     """Draw the position in ``file``, with its puzzle and claimed solution if any;
     exit status 1 when that solution does not hold (illegal, or not worth its value)."""
     position = load(file)
-    screen.print(f"[bold]{file}[/]")
+    screen.print(f"[bold]{escape(str(file))}[/]")
     screen.print(render_position(position))
     if position.puzzle is not None:
         p = position.puzzle
@@ -103,8 +103,8 @@ def perft(file: Path, as_json: bool, screen: Screen) -> int:
         screen.json({"game": "terra-nova", "turns": result.turns,
                      "positions": result.positions, "wall_s": round(wall, 4)})
         return 0
-    screen.print(_perft_table(f"perft {file} ({position.to_move} to move)", result.turns,
-                              result.positions, wall))
+    title = f"perft {escape(str(file))} ({position.to_move} to move)"
+    screen.print(_perft_table(title, result.turns, result.positions, wall))
     return 0
 
 
@@ -114,7 +114,7 @@ def play(file: Path, turns: int | None, seed: int, out: Path | None,
     rules = engine.Rules(player_out_ends_game=player_out_ends_game)
     position = load(file)
     final, history = random_playout(position, random.Random(seed), turns=turns, rules=rules)
-    table = Table(title=f"random playout from {file} (seed {seed})", show_header=True)
+    table = Table(title=f"random playout from {escape(str(file))} (seed {seed})", show_header=True)
     table.add_column("#", justify="right")
     table.add_column("player")
     table.add_column("turn")
@@ -131,7 +131,7 @@ def play(file: Path, turns: int | None, seed: int, out: Path | None,
         screen.print(f"stopped after {len(history)} turn(s)")
     if out is not None:
         atomic_write_text(out, write_position(final))
-        screen.note(f"wrote {out}")
+        screen.note(f"wrote {escape(str(out))}")
     return 0
 
 
@@ -195,7 +195,7 @@ def _touched(answer: Answer) -> set[int]:
 
 def _show_answer(file: Path, position: Position, answer: Answer, screen: Screen) -> None:
     touched = _touched(answer)
-    screen.print(f"[bold]{file}[/] — {answer.kind}, {position.to_move} to move")
+    screen.print(f"[bold]{escape(str(file))}[/] — {answer.kind}, {position.to_move} to move")
     screen.print(render_position(position, highlight=touched))
     table = Table(title="solution line", show_header=True)
     table.add_column("turn", justify="right")
@@ -254,6 +254,6 @@ def perft_via_model(file: Path, as_json: bool, screen: Screen,
         screen.json({"game": "terra-nova", "turns": result.turns, "positions": result.positions,
                      "wall_s": round(result.wall_s, 4), "via": "model"})
         return 0
-    screen.print(_perft_table(f"perft via the CP-SAT model: {file}", result.turns,
+    screen.print(_perft_table(f"perft via the CP-SAT model: {escape(str(file))}", result.turns,
                               result.positions, result.wall_s))
     return 0

@@ -52,14 +52,14 @@ def show(file: Path, screen: Screen) -> int:
     hold (illegal, or not worth its value)."""
     if is_board_file(file):
         board, landscape = read_board(file)
-        screen.print(f"[bold]{file}[/]")
+        screen.print(f"[bold]{escape(str(file))}[/]")
         screen.print(render_board(board, landscape))
         screen.print(f"{board.grid.size} hexes, {len(board.river)} river, "
                      f"{len(board.bridge_spots)} bridge spots, "
                      f"{len(board.neutral_marks)} neutral marks")
         return 0
     position = load(file)
-    screen.print(f"[bold]{file}[/]")
+    screen.print(f"[bold]{escape(str(file))}[/]")
     screen.print(render_position(position))
     if position.puzzle is not None:
         objective = (f" ({position.puzzle.objective})" if position.puzzle.objective
@@ -90,7 +90,7 @@ def perft(file: Path, depth: int, as_json: bool, screen: Screen) -> int:
                      "positions": result.positions, "depth": depth, "pairs": result.pairs,
                      "wall_s": round(wall, 4)})
         return 0
-    table = Table(title=f"perft {file} ({position.to_move} to move)", show_header=True)
+    table = Table(title=f"perft {escape(str(file))} ({position.to_move} to move)", show_header=True)
     table.add_column("legal turns", justify="right")
     table.add_column("distinct positions", justify="right")
     if result.pairs is not None:
@@ -108,7 +108,7 @@ def play(file: Path, turns: int | None, seed: int, out: Path | None, screen: Scr
     print each turn in notation and the final scores; ``out`` gets the last position."""
     position = load(file)
     rng = random.Random(seed)
-    table = Table(title=f"random game from {file} (seed {seed})", show_header=True)
+    table = Table(title=f"random game from {escape(str(file))} (seed {seed})", show_header=True)
     for column in ("#", "round", "player", "turn"):
         table.add_column(column, justify="right" if column in ("#", "round") else "left")
     played = 0
@@ -134,7 +134,7 @@ def play(file: Path, turns: int | None, seed: int, out: Path | None, screen: Scr
         if rounds.game_over(position):
             raise InputError("the game is over; there is no position to write", path=out)
         atomic_write_text(out, write_position(position))
-        screen.note(f"wrote {out}")
+        screen.note(f"wrote {escape(str(out))}")
     return 0
 
 
