@@ -76,6 +76,19 @@ def test_bad_input_is_one_line_naming_file_and_place(tmp_path, command, case):
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("case", sorted(set(BAD) - {"turn string"}))
+def test_render_refuses_what_show_refuses(tmp_path, case):
+    """A position show refuses (a piece inside a region included) is not drawn either."""
+    text, place, words = BAD[case]
+    path = write(tmp_path, text)
+    out = tmp_path / "board.svg"
+    result = run("render", path, "--out", out)
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and str(path) in lines[0] and words in lines[0], result.stderr
+    assert not out.exists()
+
+
 def test_show_draws_board_and_status(tmp_path):
     result = run("show", POSITIONS / "midgame-2p.toml")
     assert result.exit_code == 0, result.output

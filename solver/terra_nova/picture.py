@@ -14,7 +14,6 @@ from pathlib import Path
 
 from solver.drawing.palette import STONE, player
 from solver.drawing.scene import Arrow, Badge, Cell, Key, Scene, Token
-from solver.terra_nova.fileformat import read_position
 from solver.terra_nova.notation import Move, Stone, Turn, format_turn, parse_line
 from solver.terra_nova.position import EMPTY, PIECE_LETTER, Position
 from solver.terra_nova.position import STONE as STONE_MARK
@@ -38,8 +37,11 @@ NBSP = "\u00a0"
 
 
 def picture(path: Path, solution: bool) -> Scene:
-    """The position in ``path``; with ``solution`` the answer drawn on it."""
-    position = read_position(path)
+    """The position in ``path`` (refused as ``show`` refuses it); with ``solution`` the
+    answer drawn on it."""
+    from solver.terra_nova.commands import load
+
+    position = load(path)
     if not solution:
         return position_scene(position)
     line, value = _answer(position, path)
