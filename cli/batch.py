@@ -18,7 +18,7 @@ from rich.markup import escape
 
 from cli.cluster import note_ran_on, scheduler_option
 from cli.console import err, user_errors
-from solver.cpsat import SolveParams, default_workers
+from solver.cpsat import SEED_MAX, SEED_MIN, SolveParams, default_workers
 from solver.tomlfile import atomic_write_text
 
 FILE = click.Path(dir_okay=False, path_type=Path)
@@ -39,7 +39,8 @@ FILE = click.Path(dir_okay=False, path_type=Path)
               help="Rift Valley rule option: stops of any two colours may not touch.")
 @click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=None,
               help="CP-SAT seconds per file; past it the best answer, marked not optimal.")
-@click.option("--seed", type=int, default=0, show_default=True, help="CP-SAT random seed.")
+@click.option("--seed", type=click.IntRange(SEED_MIN, SEED_MAX), default=0, show_default=True,
+              help="CP-SAT random seed.")
 @click.option("--workers", type=click.IntRange(1), default=default_workers,
               show_default="machine cores",
               help="Parallel local processes (each solves with one CP-SAT worker).")
