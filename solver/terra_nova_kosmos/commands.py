@@ -37,7 +37,11 @@ from solver.tomlfile import atomic_write_text
 
 
 def load(file: Path) -> Position:
-    """Read ``file`` and check it with the engine's ``validate`` (errors name the file)."""
+    """Read ``file`` and check it with the engine's ``validate`` (errors name the file);
+    a map file is refused as such (only ``show`` and ``render`` take one)."""
+    if is_board_file(file):
+        raise InputError("a map file, not a position: show and render draw it, the other "
+                         "commands need a position file", path=file)
     position = read_position(file)
     try:
         validate(position)
