@@ -244,6 +244,9 @@ def solve(file: Path, params: SolveParams, as_json: bool, screen: Screen) -> int
                        "stats": dict(answer.stats, build_s=round(answer.build_s, 4),
                                      status=answer.status, horizon=answer.horizon)})
         return 0
+    puzzle = (f"best-round ({bestround.objective_of(position)})" if best
+              else kind_of(position))
+    screen.print(f"[bold]{escape(str(file))}[/] — {puzzle}, {position.to_move} to move")
     screen.print(render_position(position))
     for number, text in enumerate(answer.line_text(position), start=1):
         screen.print(f"{number}. {text}")
