@@ -122,7 +122,8 @@ def _finish(lines: list[dict[str, Any]], total: int, out: Path | None,
         err.print(f"interrupted: {len(lines)} of {total} files done, kept{where}",
                   soft_wrap=True)
     else:
-        err.print(f"{total} files: {total - failed} ok, {failed} failed{where}", soft_wrap=True)
+        files = "1 file" if total == 1 else f"{total} files"
+        err.print(f"{files}: {total - failed} ok, {failed} failed{where}", soft_wrap=True)
     status = batch_status([line.get("status", 0) for line in lines], interrupted)
     if status:
         sys.exit(status)

@@ -47,3 +47,9 @@ def test_seed_out_of_range_is_a_usage_error_as_in_solve(seed):
     assert result.exit_code == EXIT_BAD_INPUT, result.output
     assert "is not in the range -2147483648<=x<=2147483647" in result.output
     assert result.stdout == ""
+
+
+def test_the_summary_of_one_file_says_file():
+    result = CliRunner().invoke(main, ["batch", "--verify", str(GOOD), "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.strip() == "1 file: 1 ok, 0 failed"

@@ -77,7 +77,7 @@ def test_batch_summary_names_its_out_file_as_it_is(tmp_path):
     out = path.parent / "]lines.jsonl"
     result = run("batch", "--verify", path, "--out", out, "--workers", "1")
     assert result.exit_code == 0, result.output
-    assert flat(f"1 files: 1 ok, 0 failed in {out}") in flat(result.stderr)
+    assert flat(f"1 file: 1 ok, 0 failed in {out}") in flat(result.stderr)
 
 
 def test_rift_valley_board_names_keep_their_brackets(tmp_path):
