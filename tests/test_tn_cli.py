@@ -89,6 +89,17 @@ def test_render_refuses_what_show_refuses(tmp_path, case):
     assert not out.exists()
 
 
+def test_verify_names_an_unparsable_solution_line_as_show_does(tmp_path):
+    path = write(tmp_path, BAD["turn string"][0])
+    messages = []
+    for command in ("show", "verify"):
+        result = run(command, path)
+        assert result.exit_code == 2, result.output
+        messages.append(result.stderr.strip())
+    assert messages[0] == messages[1]
+    assert "[solution] line, turn 1, action 'c1'" in messages[1]
+
+
 def test_show_draws_board_and_status(tmp_path):
     result = run("show", POSITIONS / "midgame-2p.toml")
     assert result.exit_code == 0, result.output

@@ -24,7 +24,7 @@ from solver.terra_nova.answers import Answer
 from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.engine.playout import random_playout
 from solver.terra_nova.fileformat import read_position, write_position
-from solver.terra_nova.notation import Move, Stone, format_turn, parse_line
+from solver.terra_nova.notation import Move, Stone, Turn, format_turn, parse_line
 from solver.terra_nova.position import Position
 from solver.terra_nova.view import render_position
 from solver.tomlfile import atomic_write_text
@@ -57,15 +57,21 @@ def show(file: Path, screen: Screen) -> int:
     return 0 if legal else 1
 
 
+def _claimed_line(file: Path, position: Position) -> list[Turn]:
+    """The file's [solution] line parsed; one that does not parse is bad input whose place
+    starts with ``[solution] line``."""
+    try:
+        return parse_line(position.solution.line, position.grid)
+    except InputError as exc:
+        raise InputError(exc.message, path=file,
+                         place=f"[solution] line, {exc.place}" if exc.place else None) from None
+
+
 def _show_solution(file: Path, position: Position, screen: Screen) -> bool:
     """Print the claimed solution and what the engine makes of it; False when it does
     not hold."""
     solution = position.solution
-    try:
-        line = parse_line(solution.line, position.grid)
-    except InputError as exc:
-        raise InputError(exc.message, path=file,
-                         place=f"[solution] line, {exc.place}" if exc.place else None) from None
+    line = _claimed_line(file, position)
     screen.print(f"claimed solution: value {solution.value}, line "
                  + " / ".join(format_turn(t, position.grid) for t in line))
     try:
@@ -223,6 +229,8 @@ def verify(file: Path, as_json: bool, screen: Screen) -> int:
     """Check the file's [solution] with the engine; exit status 1 when it does not hold."""
     with _located(file):
         position = read_position(file)
+        if position.solution is not None:
+            _claimed_line(file, position)
         verdict = library.verify_solution(position)
     if as_json:
         screen.json({"game": "terra-nova", "ok": verdict.ok, "message": verdict.message,
