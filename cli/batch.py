@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import click
+from rich.markup import escape
 
 from cli.cluster import note_ran_on, scheduler_option
 from cli.console import err, user_errors
-from solver.cpsat import SolveParams, default_workers
+from solver.cpsat import SEED_MAX, SEED_MIN, SolveParams, default_workers
 from solver.tomlfile import atomic_write_text
 
 FILE = click.Path(dir_okay=False, path_type=Path)
@@ -38,7 +39,8 @@ FILE = click.Path(dir_okay=False, path_type=Path)
               help="Rift Valley rule option: stops of any two colours may not touch.")
 @click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=None,
               help="CP-SAT seconds per file; past it the best answer, marked not optimal.")
-@click.option("--seed", type=int, default=0, show_default=True, help="CP-SAT random seed.")
+@click.option("--seed", type=click.IntRange(SEED_MIN, SEED_MAX), default=0, show_default=True,
+              help="CP-SAT random seed.")
 @click.option("--workers", type=click.IntRange(1), default=default_workers,
               show_default="machine cores",
               help="Parallel local processes (each solves with one CP-SAT worker).")
@@ -115,12 +117,13 @@ def _finish(lines: list[dict[str, Any]], total: int, out: Path | None,
     from solver.batch import batch_status
 
     failed = sum(1 for line in lines if line.get("status"))
-    where = f" in {out}" if out is not None else ""
+    where = f" in {escape(str(out))}" if out is not None else ""
     if interrupted:
         err.print(f"interrupted: {len(lines)} of {total} files done, kept{where}",
                   soft_wrap=True)
     else:
-        err.print(f"{total} files: {total - failed} ok, {failed} failed{where}", soft_wrap=True)
+        files = "1 file" if total == 1 else f"{total} files"
+        err.print(f"{files}: {total - failed} ok, {failed} failed{where}", soft_wrap=True)
     status = batch_status([line.get("status", 0) for line in lines], interrupted)
     if status:
         sys.exit(status)

@@ -119,11 +119,11 @@ def publish(result: dict, records: list[Record], plot_kind: str, as_json: bool,
         out.print(cases_table(records))
         out.print(summary_table(result["summary"]))
         if plot is not None:
-            out.print(f"plot written to {plot}")
+            out.print(f"plot written to {escape(str(plot))}")
         if save is not None:
-            out.print(f"JSON written to {save}")
+            out.print(f"JSON written to {escape(str(save))}")
         if readme is not None:
-            out.print(f"table written to {readme}")
+            out.print(f"table written to {escape(str(readme))}")
     wrong = disagreements(records)
     if wrong:
         err.print(f"[bold red]engine disagrees with the solver:[/] "

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 from rich import box
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -58,7 +59,7 @@ def run(game: Game, count: int, seed: int, out_dir: Path, kind: str | None, turn
 
             written = generate(request, progress, executor)
     except KeyboardInterrupt:
-        err.print(f"interrupted: {kept_so_far[0]} puzzle(s) written in {out_dir}",
+        err.print(f"interrupted: {kept_so_far[0]} puzzle(s) written in {escape(str(out_dir))}",
                   soft_wrap=True)
         sys.exit(EXIT_INTERRUPTED)
     note_ran_on(executor, scheduler)
@@ -83,7 +84,7 @@ def progress_columns() -> tuple[ProgressColumn, ...]:
 
 def written_table(written: list, out_dir: Path) -> Table:
     """The files written: names and numbers whole (never cut), signals wrap (80 columns)."""
-    table = Table(title=f"{len(written)} puzzles in {out_dir}", box=box.SIMPLE_HEAD,
+    table = Table(title=f"{len(written)} puzzles in {escape(str(out_dir))}", box=box.SIMPLE_HEAD,
                   show_edge=False, padding=(0, 1, 0, 0))
     table.add_column("file", no_wrap=True)
     table.add_column("cand.", justify="right", no_wrap=True)

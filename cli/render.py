@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from rich.markup import escape
 
 from cli.console import SCREEN, err, user_errors
 from solver.games import game_of
@@ -45,7 +46,7 @@ def render(file: Path, out: Path, solution: bool) -> None:
     headings = [Words(f"{scene.title}  ·  {file.name}", 9, colour="#666666"),
                 Words(scene.question, 14, bold=True)]
     save(picture_figure(scene, headings), out)
-    SCREEN.note(f"wrote {out}")
+    SCREEN.note(f"wrote {escape(str(out))}")
 
 
 @click.command(context_settings=CONTEXT)
@@ -77,4 +78,4 @@ def sheet(sources: tuple[Path, ...], out: Path) -> None:
             bar.update(task, completed=done, total=total)
 
         pages = write_sheet(sources, out, progress)
-    SCREEN.note(f"wrote {out} ({pages} pages)")
+    SCREEN.note(f"wrote {escape(str(out))} ({pages} pages)")

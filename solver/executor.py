@@ -172,6 +172,20 @@ class LocalExecutor:
             yield Done(index, value, where)
 
 
+def _check_address(address: str) -> None:
+    """Refuse a scheduler address Dask cannot parse (``nonsense``, ``tcp://host``) before a
+    Client is made: a half-made Client waits 6 s on exit and prints a traceback."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme in ("tcp", "tls"):
+            parse_host_port(location)
+    except ValueError:
+        raise InputError(f"bad Dask scheduler address {address!r}: use tcp://HOST:PORT "
+                         "(a host and a port number)") from None
+
+
 class DaskExecutor:
     """A Dask distributed cluster reached through its scheduler (``tcp://HOST:PORT``)."""
 
@@ -187,6 +201,7 @@ class DaskExecutor:
         except ImportError:
             raise InputError("--scheduler needs Dask distributed, which is not installed: "
                              "pip install -e . (pyproject.toml pins it)") from None
+        _check_address(self.address)
         try:
             self._client = Client(self.address, timeout=CONNECT_TIMEOUT_S, set_as_default=False)
         except (OSError, ValueError, TypeError) as exc:

@@ -192,3 +192,16 @@ def test_the_command_line_starts_without_or_tools():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=REPO_ROOT, check=True)
     assert done.stdout.strip() == ""
+
+
+def test_the_pytest_command_collects_the_tests_that_import_tests_modules():
+    """``.venv/bin/pytest FILE`` (not only ``python -m pytest``) finds ``tests.tnk_positions``:
+    pyproject's ``pythonpath``. Before, seven test files failed to collect that way."""
+    pytest_command = Path(sys.executable).parent / "pytest"
+    if not pytest_command.exists():
+        pytest.skip("no pytest command next to this Python")
+    result = subprocess.run(
+        [str(pytest_command), "--collect-only", "-q", "-p", "no:cacheprovider",
+         "tests/test_tnk_rules.py"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout[-2000:]
+    assert "ModuleNotFoundError" not in result.stdout

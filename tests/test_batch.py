@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from cli.main import main
@@ -37,3 +38,18 @@ def test_a_solution_that_does_not_hold_wins_over_bad_input(tmp_path):
     assert result.exit_code == EXIT_DISAGREE, result.output
     assert "3 files: 1 ok, 2 failed" in result.stderr
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("seed", ["2147483648", "-2147483649"])
+def test_seed_out_of_range_is_a_usage_error_as_in_solve(seed):
+    """Before: accepted, then every file's solve ended in a traceback from OR-tools."""
+    result = CliRunner().invoke(main, ["batch", str(GOOD), "--seed", seed, "--workers", "1"])
+    assert result.exit_code == EXIT_BAD_INPUT, result.output
+    assert "is not in the range -2147483648<=x<=2147483647" in result.output
+    assert result.stdout == ""
+
+
+def test_the_summary_of_one_file_says_file():
+    result = CliRunner().invoke(main, ["batch", "--verify", str(GOOD), "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.strip() == "1 file: 1 ok, 0 failed"

@@ -10,6 +10,7 @@ import json
 import os
 import signal
 import socket
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -123,6 +124,20 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2_within_seconds(tmp_path
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and f"cannot reach the Dask scheduler at {address}" in lines[0]
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("address", ["nonsense", "tcp://127.0.0.1", "tcp://127.0.0.1:port"])
+def test_a_malformed_scheduler_address_is_one_line_and_exit_2(address):
+    """In a process of its own: a half-made Client used to print a traceback at exit."""
+    result = subprocess.run(
+        [sys.executable, "-c", "from cli.main import main; main()", "batch", "--verify",
+         str(PUZZLES[0]), "--scheduler", address],
+        cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert f"bad Dask scheduler address '{address}': use tcp://HOST:PORT" in lines[0]
+    assert result.stdout == ""
 
 
 def test_ctrl_c_cancels_the_outstanding_tasks_and_keeps_what_is_done(cluster, tmp_path):

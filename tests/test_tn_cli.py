@@ -76,12 +76,48 @@ def test_bad_input_is_one_line_naming_file_and_place(tmp_path, command, case):
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("case", sorted(set(BAD) - {"turn string"}))
+def test_render_refuses_what_show_refuses(tmp_path, case):
+    """A position show refuses (a piece inside a region included) is not drawn either."""
+    text, place, words = BAD[case]
+    path = write(tmp_path, text)
+    out = tmp_path / "board.svg"
+    result = run("render", path, "--out", out)
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and str(path) in lines[0] and words in lines[0], result.stderr
+    assert not out.exists()
+
+
+def test_verify_names_an_unparsable_solution_line_as_show_does(tmp_path):
+    path = write(tmp_path, BAD["turn string"][0])
+    messages = []
+    for command in ("show", "verify"):
+        result = run(command, path)
+        assert result.exit_code == 2, result.output
+        messages.append(result.stderr.strip())
+    assert messages[0] == messages[1]
+    assert "[solution] line, turn 1, action 'c1'" in messages[1]
+
+
 def test_show_draws_board_and_status(tmp_path):
     result = run("show", POSITIONS / "midgame-2p.toml")
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "stones left 50" in out and "to move: red" in out
     assert " a " in out.splitlines()[1] and "13" in out
+
+
+def test_piece_counts_read_as_words_on_screen_and_in_pictures(tmp_path):
+    """One piece is "1 piece", not "1 pieces" (GOOD: red 2 pieces, yellow 1)."""
+    from solver.terra_nova.picture import position_scene
+
+    path = write(tmp_path, GOOD)
+    out = run("show", path).stdout
+    assert "red 0 pts (2 pieces)" in out and "yellow 0 pts (1 piece)" in out
+    assert "1 pieces" not in out
+    status = " ".join(position_scene(read_position(path)).status).replace("\u00a0", " ")
+    assert "yellow 0 pts (1 piece)" in status and "1 pieces" not in status
 
 
 def test_show_replays_a_claimed_solution(tmp_path):

@@ -63,3 +63,25 @@ def test_verify_demo_and_wrong_claims(tmp_path: Path) -> None:
     illegal.write_text(text.replace('"build g7", ', ""), encoding="utf-8")
     result = run("verify", str(illegal))
     assert result.exit_code == 1 and "not ok" in result.stdout
+
+
+def test_a_map_file_is_refused_as_a_map_outside_show_and_render(tmp_path: Path) -> None:
+    """Before: "unknown key 'description' (allowed here: board, …)" from the position reader."""
+    board = str(DATA_DIR / "boards" / "base.toml")
+    for args in (("solve", board), ("verify", board), ("perft", board), ("play", board)):
+        result = run(*args)
+        assert result.exit_code == 2, result.output
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and board in lines[0], result.stderr
+        assert "a map file, not a position" in lines[0]
+    assert run("show", board).exit_code == 0
+    assert run("render", board, "--out", str(tmp_path / "map.svg")).exit_code == 0
+
+
+def test_solve_names_the_file_and_the_puzzle_first() -> None:
+    """As Terra Nova's and Rift Valley's solve do (before: the map came first, unnamed)."""
+    path = DATA_DIR / "puzzles" / "generated" / "tnk-best-round-s0-c00018.toml"
+    result = run("solve", str(path), "--workers", "1")
+    assert result.exit_code == 0, result.output
+    flat = "".join(result.stdout.split())       # a long path may be folded anywhere
+    assert flat.startswith("".join(f"{path} — best-round (max-points), green to move".split()))

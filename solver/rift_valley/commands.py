@@ -156,7 +156,7 @@ def play(files: tuple[Path, ...], players: int | None, seed: int,
     positions, colours, names = _players_and_boards(files, players)
     rules = Rules(stops_block_all_colours=stops_block_all_colours)
     result = play_game(positions, colours, random.Random(seed), rules=rules)
-    labels = [f"{name} ({colour})" for name, colour in zip(names, colours, strict=True)]
+    labels = [f"{escape(name)} ({colour})" for name, colour in zip(names, colours, strict=True)]
     screen.print(_rounds_table(result, labels))
     for label, board in zip(labels, result.boards, strict=True):
         screen.print(Text(f"\n{label}", style="bold"))

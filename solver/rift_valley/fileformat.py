@@ -205,8 +205,10 @@ def _read_elements(table: Any, colour: str, grid: SquareGrid, text: str,
     def trail(spec: str):
         try:
             return parse_trail(spec, grid)
-        except InputError as exc:
-            raise exc.located(path=path, place=place_of(text, prefix)) from None
+        except InputError as exc:  # the table first, as for a stop or a tent
+            where = place_of(text, prefix)
+            raise InputError(exc.message, path=path,
+                             place=f"{where}, {exc.place}" if exc.place else where) from None
 
     return Elements(
         stops=tuple(cell(n, "stop") for n in lists["stops"]),

@@ -24,7 +24,7 @@ from solver.terra_nova.answers import Answer
 from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.engine.playout import random_playout
 from solver.terra_nova.fileformat import read_position, write_position
-from solver.terra_nova.notation import Move, Stone, format_turn, parse_line
+from solver.terra_nova.notation import Move, Stone, Turn, format_turn, parse_line
 from solver.terra_nova.position import Position
 from solver.terra_nova.view import render_position
 from solver.tomlfile import atomic_write_text
@@ -44,7 +44,7 @@ def show(file: Path, screen: Screen) -> int:
     """Draw the position in ``file``, with its puzzle and claimed solution if any;
     exit status 1 when that solution does not hold (illegal, or not worth its value)."""
     position = load(file)
-    screen.print(f"[bold]{file}[/]")
+    screen.print(f"[bold]{escape(str(file))}[/]")
     screen.print(render_position(position))
     if position.puzzle is not None:
         p = position.puzzle
@@ -57,15 +57,21 @@ def show(file: Path, screen: Screen) -> int:
     return 0 if legal else 1
 
 
+def _claimed_line(file: Path, position: Position) -> list[Turn]:
+    """The file's [solution] line parsed; one that does not parse is bad input whose place
+    starts with ``[solution] line``."""
+    try:
+        return parse_line(position.solution.line, position.grid)
+    except InputError as exc:
+        raise InputError(exc.message, path=file,
+                         place=f"[solution] line, {exc.place}" if exc.place else None) from None
+
+
 def _show_solution(file: Path, position: Position, screen: Screen) -> bool:
     """Print the claimed solution and what the engine makes of it; False when it does
     not hold."""
     solution = position.solution
-    try:
-        line = parse_line(solution.line, position.grid)
-    except InputError as exc:
-        raise InputError(exc.message, path=file,
-                         place=f"[solution] line, {exc.place}" if exc.place else None) from None
+    line = _claimed_line(file, position)
     screen.print(f"claimed solution: value {solution.value}, line "
                  + " / ".join(format_turn(t, position.grid) for t in line))
     try:
@@ -103,8 +109,8 @@ def perft(file: Path, as_json: bool, screen: Screen) -> int:
         screen.json({"game": "terra-nova", "turns": result.turns,
                      "positions": result.positions, "wall_s": round(wall, 4)})
         return 0
-    screen.print(_perft_table(f"perft {file} ({position.to_move} to move)", result.turns,
-                              result.positions, wall))
+    title = f"perft {escape(str(file))} ({position.to_move} to move)"
+    screen.print(_perft_table(title, result.turns, result.positions, wall))
     return 0
 
 
@@ -114,7 +120,7 @@ def play(file: Path, turns: int | None, seed: int, out: Path | None,
     rules = engine.Rules(player_out_ends_game=player_out_ends_game)
     position = load(file)
     final, history = random_playout(position, random.Random(seed), turns=turns, rules=rules)
-    table = Table(title=f"random playout from {file} (seed {seed})", show_header=True)
+    table = Table(title=f"random playout from {escape(str(file))} (seed {seed})", show_header=True)
     table.add_column("#", justify="right")
     table.add_column("player")
     table.add_column("turn")
@@ -131,7 +137,7 @@ def play(file: Path, turns: int | None, seed: int, out: Path | None,
         screen.print(f"stopped after {len(history)} turn(s)")
     if out is not None:
         atomic_write_text(out, write_position(final))
-        screen.note(f"wrote {out}")
+        screen.note(f"wrote {escape(str(out))}")
     return 0
 
 
@@ -195,7 +201,7 @@ def _touched(answer: Answer) -> set[int]:
 
 def _show_answer(file: Path, position: Position, answer: Answer, screen: Screen) -> None:
     touched = _touched(answer)
-    screen.print(f"[bold]{file}[/] — {answer.kind}, {position.to_move} to move")
+    screen.print(f"[bold]{escape(str(file))}[/] — {answer.kind}, {position.to_move} to move")
     screen.print(render_position(position, highlight=touched))
     table = Table(title="solution line", show_header=True)
     table.add_column("turn", justify="right")
@@ -223,6 +229,8 @@ def verify(file: Path, as_json: bool, screen: Screen) -> int:
     """Check the file's [solution] with the engine; exit status 1 when it does not hold."""
     with _located(file):
         position = read_position(file)
+        if position.solution is not None:
+            _claimed_line(file, position)
         verdict = library.verify_solution(position)
     if as_json:
         screen.json({"game": "terra-nova", "ok": verdict.ok, "message": verdict.message,
@@ -254,6 +262,6 @@ def perft_via_model(file: Path, as_json: bool, screen: Screen,
         screen.json({"game": "terra-nova", "turns": result.turns, "positions": result.positions,
                      "wall_s": round(result.wall_s, 4), "via": "model"})
         return 0
-    screen.print(_perft_table(f"perft via the CP-SAT model: {file}", result.turns,
+    screen.print(_perft_table(f"perft via the CP-SAT model: {escape(str(file))}", result.turns,
                               result.positions, result.wall_s))
     return 0

@@ -14,11 +14,11 @@ from pathlib import Path
 
 from solver.drawing.palette import STONE, player
 from solver.drawing.scene import Arrow, Badge, Cell, Key, Scene, Token
-from solver.terra_nova.fileformat import read_position
 from solver.terra_nova.notation import Move, Stone, Turn, format_turn, parse_line
 from solver.terra_nova.position import EMPTY, PIECE_LETTER, Position
 from solver.terra_nova.position import STONE as STONE_MARK
 from solver.terra_nova.solve import MIN_TURNS_DEFAULT_CAP
+from solver.terra_nova.view import pieces_said
 
 TITLE = "Terra Nova"
 NAMED_LANDSCAPES: dict[str, tuple[str, str]] = {
@@ -37,8 +37,11 @@ NBSP = "\u00a0"
 
 
 def picture(path: Path, solution: bool) -> Scene:
-    """The position in ``path``; with ``solution`` the answer drawn on it."""
-    position = read_position(path)
+    """The position in ``path`` (refused as ``show`` refuses it); with ``solution`` the
+    answer drawn on it."""
+    from solver.terra_nova.commands import load
+
+    position = load(path)
     if not solution:
         return position_scene(position)
     line, value = _answer(position, path)
@@ -133,8 +136,8 @@ def _landscape_fills(position: Position) -> dict[str, tuple[str, str]]:
 
 
 def _scores(position: Position) -> str:
-    parts = [f"{colour} {position.score(colour)} pts ({len(position.pieces_of(colour))} pieces)"
-             for colour in position.players]
+    parts = [f"{colour} {position.score(colour)} pts "
+             f"({pieces_said(len(position.pieces_of(colour)))})" for colour in position.players]
     parts.append(f"stones left {position.stones_left}")
     return "     ".join(part.replace(" ", NBSP) for part in parts)
 

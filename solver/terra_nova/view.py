@@ -111,13 +111,18 @@ def _legend(position: Position, colours: dict[str, str]) -> Entries:
     return Entries(entries, " ", style=LABEL)
 
 
+def pieces_said(count: int) -> str:
+    """``count`` pieces in words: "1 piece", "13 pieces"."""
+    return f"{count} piece" if count == 1 else f"{count} pieces"
+
+
 def status_line(position: Position) -> Entries:
     """Scores, pieces on the board, stones left and the player to move (wrapped between
     those entries on a narrow terminal)."""
     entries = []
     for colour, points in position.score_map.items():
         entry = Text(f"{colour} ", style=Style(color=PIECE_FG.get(colour), bold=True))
-        entry.append(f"{points} pts ({len(position.pieces_of(colour))} pieces)")
+        entry.append(f"{points} pts ({pieces_said(len(position.pieces_of(colour)))})")
         entries.append(entry)
     entries.append(Text(f"stones left {position.stones_left}"))
     entries.append(Text("to move: ").append(

@@ -37,7 +37,11 @@ from solver.tomlfile import atomic_write_text
 
 
 def load(file: Path) -> Position:
-    """Read ``file`` and check it with the engine's ``validate`` (errors name the file)."""
+    """Read ``file`` and check it with the engine's ``validate`` (errors name the file);
+    a map file is refused as such (only ``show`` and ``render`` take one)."""
+    if is_board_file(file):
+        raise InputError("a map file, not a position: show and render draw it, the other "
+                         "commands need a position file", path=file)
     position = read_position(file)
     try:
         validate(position)
@@ -52,14 +56,14 @@ def show(file: Path, screen: Screen) -> int:
     hold (illegal, or not worth its value)."""
     if is_board_file(file):
         board, landscape = read_board(file)
-        screen.print(f"[bold]{file}[/]")
+        screen.print(f"[bold]{escape(str(file))}[/]")
         screen.print(render_board(board, landscape))
         screen.print(f"{board.grid.size} hexes, {len(board.river)} river, "
                      f"{len(board.bridge_spots)} bridge spots, "
                      f"{len(board.neutral_marks)} neutral marks")
         return 0
     position = load(file)
-    screen.print(f"[bold]{file}[/]")
+    screen.print(f"[bold]{escape(str(file))}[/]")
     screen.print(render_position(position))
     if position.puzzle is not None:
         objective = (f" ({position.puzzle.objective})" if position.puzzle.objective
@@ -90,7 +94,7 @@ def perft(file: Path, depth: int, as_json: bool, screen: Screen) -> int:
                      "positions": result.positions, "depth": depth, "pairs": result.pairs,
                      "wall_s": round(wall, 4)})
         return 0
-    table = Table(title=f"perft {file} ({position.to_move} to move)", show_header=True)
+    table = Table(title=f"perft {escape(str(file))} ({position.to_move} to move)", show_header=True)
     table.add_column("legal turns", justify="right")
     table.add_column("distinct positions", justify="right")
     if result.pairs is not None:
@@ -108,7 +112,7 @@ def play(file: Path, turns: int | None, seed: int, out: Path | None, screen: Scr
     print each turn in notation and the final scores; ``out`` gets the last position."""
     position = load(file)
     rng = random.Random(seed)
-    table = Table(title=f"random game from {file} (seed {seed})", show_header=True)
+    table = Table(title=f"random game from {escape(str(file))} (seed {seed})", show_header=True)
     for column in ("#", "round", "player", "turn"):
         table.add_column(column, justify="right" if column in ("#", "round") else "left")
     played = 0
@@ -134,7 +138,7 @@ def play(file: Path, turns: int | None, seed: int, out: Path | None, screen: Scr
         if rounds.game_over(position):
             raise InputError("the game is over; there is no position to write", path=out)
         atomic_write_text(out, write_position(position))
-        screen.note(f"wrote {out}")
+        screen.note(f"wrote {escape(str(out))}")
     return 0
 
 
@@ -240,6 +244,9 @@ def solve(file: Path, params: SolveParams, as_json: bool, screen: Screen) -> int
                        "stats": dict(answer.stats, build_s=round(answer.build_s, 4),
                                      status=answer.status, horizon=answer.horizon)})
         return 0
+    puzzle = (f"best-round ({bestround.objective_of(position)})" if best
+              else kind_of(position))
+    screen.print(f"[bold]{escape(str(file))}[/] — {puzzle}, {position.to_move} to move")
     screen.print(render_position(position))
     for number, text in enumerate(answer.line_text(position), start=1):
         screen.print(f"{number}. {text}")
