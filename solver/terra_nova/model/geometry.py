@@ -137,6 +137,24 @@ class Geometry:
         """Cells an own piece can stand on at some time of the horizon, ascending."""
         return tuple(c for c in range(self.n) if self.own_possible(c, self.steps))
 
+    def surely_movable(self, step: int) -> bool:
+        """Whether some own piece can surely move after ``step`` action steps of the
+        horizon, whatever they were (so the turn cannot end or be passed then).
+
+        Sound test: ``step + 1`` own pieces that no candidate region holds (so none is
+        removed) each have ``step + 1`` free neighbours now (no stone, no piece). An
+        action fills at most one cell and moves at most one piece, so after ``step``
+        of them one of these pieces has not moved and still has a free neighbour: a
+        one-cell move.
+        """
+        need = step + 1
+        held = set().union(*(cand.cells for cand in self.candidates))
+        nbrs = self.position.grid.neighbours
+        occ = self.position.occupant
+        safe = sum(1 for c in range(self.n) if self.own0[c] and c not in held
+                   and sum(1 for b in nbrs[c] if occ[b] == EMPTY) >= need)
+        return safe >= need
+
     # ------------------------------------------------------------------ stones
 
     @staticmethod
