@@ -87,6 +87,8 @@ class TurnModel:
         self.geo = geometry or Geometry(position, turns, check=self.check)
         self.model = cp_model.CpModel()
         self.steps = ACTIONS_PER_TURN * turns
+        self.open_last_move = short_last_move and self.geo.surely_movable(self.steps - 1)
+        """The horizon's last move has no literals (:meth:`_last_move` reads one off)."""
         self.grid = position.grid
         self.n = self.grid.size
         self.others = [p for p in position.players if p != position.to_move]
@@ -136,6 +138,8 @@ class TurnModel:
             for c in self.reach:
                 if tau == 0:
                     own[c] = geo.own0[c]
+                elif tau == self.steps and self.open_last_move:
+                    own[c] = None  # set by the last step's _transition
                 elif geo.own_possible(c, tau):
                     own[c] = self._bool(f"own_{tau}_{c}")
                 else:
@@ -262,7 +266,11 @@ class TurnModel:
 
     def _step(self, s: int) -> None:
         """Action step ``s``: one move, one stone or nothing, and the state it leads to."""
-        if self.short_last_move and s == self.steps - 1:
+        if self.open_last_move and s == self.steps - 1:
+            src_of, dst_of = {}, {}
+            self.src_of.append(src_of)
+            self.dst_of.append(dst_of)
+        elif self.short_last_move and s == self.steps - 1:
             src_of, dst_of = self._short_moves(s)
         else:
             src_of, dst_of = self._moves(s)
@@ -419,7 +427,8 @@ class TurnModel:
         """Each step is exactly one of move, stone or none; once a turn is over it stays
         over. Returns the *none* literal."""
         m = self.model
-        is_move = self._bool(f"move_{s}") if src_of else False
+        open_move = self.open_last_move and s == self.steps - 1
+        is_move = self._bool(f"move_{s}") if src_of or open_move else False
         is_stone = self._bool(f"stone_{s}") if place else False
         is_none = False if self.geo.surely_movable(s) else self._bool(f"none_{s}")
         m.add_exactly_one(live((is_move, is_stone, is_none)))
@@ -516,6 +525,12 @@ class TurnModel:
         own, own_next = self.own[s], self.own[s + 1]
         for c in self.reach:
             nxt = own_next[c]
+            if nxt is None:  # after the open last move: the pieces before it, less removed
+                rem = removed.get(c, False)
+                own_next[c] = own[c] if rem is False else self._bool(f"own_{s + 1}_{c}")
+                if rem is not False:
+                    m.add(own_next[c] == own[c] - rem)
+                continue
             expr = (as_expr(own[c]) - as_expr(src_of.get(c, False))
                     + as_expr(dst_of.get(c, False)) - as_expr(removed.get(c, False)))
             if nxt is False:
@@ -578,6 +593,8 @@ class TurnModel:
                 before = [cont[(j, head)] for j in steps if j < head]
                 after = [cont[(tail, k)] for k in steps if k > tail]
                 free = [negate(lit) for lit in links] + before + after
+                if self.open_last_move and end == self.steps:
+                    free.append(self.is_move[end - 1])  # then that piece moves off
                 src, dst = self.src_of[head], self.dst_of[tail]
                 for c in sorted(set(src) & set(dst)):
                     self._clause(free + [~src[c], ~dst[c],
@@ -687,7 +704,9 @@ class TurnModel:
         for t in range(self.turns):
             actions = []
             for s in range(ACTIONS_PER_TURN * t, ACTIONS_PER_TURN * (t + 1)):
-                if self._value(solver, self.is_move[s]):
+                if self._value(solver, self.is_move[s]) and not self.src_of[s]:
+                    actions.append(self._last_move(solver, actions))
+                elif self._value(solver, self.is_move[s]):
                     src = next(a for a, v in self.src_of[s].items() if solver.value(v))
                     dst = next(c for c, v in self.dst_of[s].items() if solver.value(v))
                     actions.append(Move(src, dst))
@@ -717,6 +736,37 @@ class TurnModel:
                         if lit.index not in hinted:
                             hinted.add(lit.index)
                             m.add_hint(lit, c == cell)
+
+    def _last_move(self, solver: cp_model.CpSolver, earlier: list) -> Move:
+        """The open last move (:attr:`open_last_move`) of the solution in ``solver``, after
+        the turn's ``earlier`` actions: a one-cell move onto a free cell, by the piece
+        that is back on its starting cell if there is one (the model allowed that only
+        with this move), else by the first piece that may end the turn there.
+
+        One exists: :meth:`Geometry.surely_movable` leaves a piece that has not moved
+        and has a free neighbour; a piece back on its starting cell after two moves has
+        one, the cell it came back through.
+        """
+        end = self.steps - 1
+        origin: dict[int, int] = {}  # piece moved in this turn: cell -> starting cell
+        for action in earlier:
+            if isinstance(action, Move):
+                origin[action.dst] = origin.pop(action.src, action.src)
+        own = {c for c in self.reach if self._value(solver, self.own[end][c])}
+        stones = {x for x, lit in self.stone[end].items() if self._value(solver, lit)}
+        blocked = self.geo.static_block
+
+        def free(c: int) -> bool:
+            return c >= 0 and not blocked[c] and c not in own and c not in stones
+
+        back = [c for c in sorted(own) if origin.get(c) == c]
+        table = self.grid.neighbour_table
+        for a in back or sorted(own):
+            for d in range(6):
+                b = int(table[a, d])
+                if free(b) and origin.get(a) != b:
+                    return Move(a, b)
+        raise AssertionError("the model's open last move has no legal move")
 
     @staticmethod
     def _value(solver: cp_model.CpSolver, lit: Lit) -> bool:
