@@ -171,16 +171,26 @@ class Geometry:
         """Cells where a stone can be placed at ``step``, ascending.
 
         A stone goes on a free cell next to a piece that moved earlier in the turn;
-        such a piece stands at time ``step`` on a cell with ``dist <= step``. Cells
-        holding a stone or another player's piece are never free.
+        such a piece stands at time ``step`` on a cell with ``dist <= step``, and at
+        step 1 on a cell with ``dist == 1`` (:meth:`moved_possible`). Cells holding a
+        stone or another player's piece are never free.
         """
         if not self.is_stone_step(step) or self.stones_possible_through(step) == 0:
             return ()
         nbrs = self.position.grid.neighbours
         return tuple(
             x for x in range(self.n)
-            if not self.static_block[x] and any(self.own_possible(c, step) for c in nbrs[x])
+            if not self.static_block[x] and any(self.moved_possible(c, step) for c in nbrs[x])
         )
+
+    def moved_possible(self, cell: int, tau: int) -> bool:
+        """Whether a piece that moved in the current turn can stand on ``cell`` after
+        ``tau`` action steps: where an own piece can stand, and after the horizon's
+        first step only where one straight move ends (the cells own pieces stood on
+        were all occupied then)."""
+        if tau == 1:
+            return self.dist[cell] == 1
+        return self.own_possible(cell, tau)
 
     @cached_property
     def stone_cells(self) -> tuple[int, ...]:

@@ -144,7 +144,8 @@ class TurnModel:
                     own[c] = self._bool(f"own_{tau}_{c}")
                 else:
                     own[c] = False
-                if tau % ACTIONS_PER_TURN == 0 or own[c] is False:
+                if (tau % ACTIONS_PER_TURN == 0 or own[c] is False
+                        or not geo.moved_possible(c, tau)):
                     moved[c] = False
                 else:
                     moved[c] = self._bool(f"moved_{tau}_{c}")
