@@ -76,6 +76,9 @@ class TurnModel:
 
     Build it, add an objective from :meth:`own_points` / :meth:`other_points` /
     :meth:`actions`, solve, then :meth:`line` reads the turns back.
+    ``short_last_move`` (for those objectives only, not for counting or comparing
+    lines): the horizon's last move is one of the short moves of :meth:`_short_moves`,
+    or left open (:attr:`open_last_move`) when a move surely exists then.
     """
 
     def __init__(self, position: Position, turns: int, geometry: Geometry | None = None,
@@ -88,7 +91,8 @@ class TurnModel:
         self.model = cp_model.CpModel()
         self.steps = ACTIONS_PER_TURN * turns
         self.open_last_move = short_last_move and self.geo.surely_movable(self.steps - 1)
-        """The horizon's last move has no literals (:meth:`_last_move` reads one off)."""
+        """The horizon's last move has no literals (:meth:`_last_move` reads one off): it
+        scores nothing, and one exists whatever came before."""
         self.grid = position.grid
         self.n = self.grid.size
         self.others = [p for p in position.players if p != position.to_move]
