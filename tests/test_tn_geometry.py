@@ -1,8 +1,9 @@
 """The candidate regions of the Terra Nova model against a plain enumeration.
 
 :func:`~solver.terra_nova.model.geometry.candidate_regions` prunes its search
-(vertex max-flows, cuts reused down a branch, stone-pair schedules); none of that
-may lose or add a region. The reference here knows none of it: for every set
+(vertex max-flows, cuts reused down a branch, stone-pair schedules; for one turn a
+direct search over the one or two cells a turn stones); none of that may lose or
+add a region. The reference here knows none of it: for every set
 ``B`` of at most ``max_stones`` cells a stone can reach, the components of the
 free cells left once ``B`` is stoned whose free neighbours all lie in ``B`` are
 the sets that can close. Both sides then keep the same ones (relevant, stoned in
@@ -75,7 +76,7 @@ def found(position: Position, turns: int) -> set[tuple]:
     return {(c.cells, c.boundary, c.first_step) for c in cands}
 
 
-@pytest.mark.parametrize("turns", [2, 3])
+@pytest.mark.parametrize("turns", [1, 2, 3])
 def test_candidates_match_plain_enumeration_on_small_boards(turns: int) -> None:
     sample = [p for p in positions(30, first_seed=11000, cells=(12, 26))
               if len(Geometry(p, turns).stone_cells) <= 16]

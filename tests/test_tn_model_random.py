@@ -25,7 +25,7 @@ from solver.geometry import HexGrid
 from solver.terra_nova.engine import exhaustive
 from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.model.geometry import Geometry
-from solver.terra_nova.notation import Stone
+from solver.terra_nova.notation import Move, Stone
 from solver.terra_nova.position import COLOURS, EMPTY, STONE, Board, Position
 from solver.terra_nova.solve import perft_via_model, solve_puzzle
 
@@ -136,6 +136,25 @@ def test_best_turn_matches_exhaustive_search():
                  "irregular", "ended early", "pieces removed", "removed mid-turn",
                  "tie split", "others scored"):
         assert seen[what] > 0, (what, seen)
+
+
+def test_best_turn_with_open_last_move_matches_exhaustive_search():
+    """Boards with more own pieces, where a move surely exists at the turn's last step
+    (:meth:`Geometry.surely_movable`): the model leaves that move open and reads one
+    off the solution, also after a piece came back to its starting cell."""
+    sample = positions(70, first_seed=20000, cells=(25, 56), own_pieces=(4, 9))
+    seen: Counter = Counter()
+    for number, position in enumerate(sample):
+        truth = exhaustive.best_turn(position)
+        answer = solve_puzzle(position, None, PARAMS)
+        assert answer.optimal, number
+        assert answer.key == tuple(truth.key), (number, answer.line, truth.line)
+        if Geometry(position, 1).surely_movable(2):
+            seen["open"] += 1
+            first, second = answer.line[0][:2]
+            if isinstance(second, Move) and first.src == second.dst:
+                seen["back"] += 1
+    assert seen["open"] >= 20 and seen["back"] >= 3, seen
 
 
 def closing_matches(turns: int, sample: list[Position]) -> Counter:

@@ -36,11 +36,15 @@ BEST_TURN_SEARCH: dict[str, Any] = {
     "subsolvers": ["fixed", "no_lp"],
     "num_full_subsolvers": 2,
     "use_lns": False,
+    "use_sat_inprocessing": False,
 }
 """Best-turn's search, on its one thread: CP-SAT's ``fixed`` subsolver (the model's
 decision strategy: the most valuable closings first, :meth:`TurnModel.closings_by_value`)
 finds the scoring lines, ``no_lp`` (the default search) refutes the closings that
-cannot happen; interleaved in small batches, without LNS."""
+cannot happen; interleaved in small batches, without LNS. Without SAT inprocessing:
+the ``fixed`` search goes back to the root hundreds of times, and the inprocessing it
+then ran was most of the search (solve CPU, 8 full boards, same optimum: 463 -> 206 ms
+summed, det. 0.034 -> 0.012 on seed 1; benchmarks/EXPERIMENTS.md, Terra Nova #90)."""
 
 BEST_TURN_PRESOLVE: dict[str, Any] = {"max_presolve_iterations": 0, "symmetry_level": 0}
 """Best-turn's presolve: ``max_presolve_iterations`` 0 and no symmetry detection.

@@ -97,7 +97,8 @@ def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
     note(progress, "building the model")
     try:
         first = first_line(position, horizon, params)
-        tm = TurnModel(position, horizon, check=params.check)
+        tm = TurnModel(position, horizon, check=params.check,
+                       short_last_move=kind == "best-turn")
         params.check()
         objective = line_objective(tm, horizon, actions=kind != "best-turn")
         tm.model.maximize(objective.expr)

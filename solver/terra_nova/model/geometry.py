@@ -138,6 +138,24 @@ class Geometry:
         """Cells an own piece can stand on at some time of the horizon, ascending."""
         return tuple(c for c in range(self.n) if self.own_possible(c, self.steps))
 
+    def surely_movable(self, step: int) -> bool:
+        """Whether some own piece can surely move after ``step`` action steps of the
+        horizon, whatever they were (so the turn cannot end or be passed then).
+
+        Sound test: ``step + 1`` own pieces that no candidate region holds (so none is
+        removed) each have ``step + 1`` free neighbours now (no stone, no piece). An
+        action fills at most one cell and moves at most one piece, so after ``step``
+        of them one of these pieces has not moved and still has a free neighbour: a
+        one-cell move.
+        """
+        need = step + 1
+        held = set().union(*(cand.cells for cand in self.candidates))
+        nbrs = self.position.grid.neighbours
+        occ = self.position.occupant
+        safe = sum(1 for c in range(self.n) if self.own0[c] and c not in held
+                   and sum(1 for b in nbrs[c] if occ[b] == EMPTY) >= need)
+        return safe >= need
+
     # ------------------------------------------------------------------ stones
 
     @staticmethod
@@ -154,16 +172,26 @@ class Geometry:
         """Cells where a stone can be placed at ``step``, ascending.
 
         A stone goes on a free cell next to a piece that moved earlier in the turn;
-        such a piece stands at time ``step`` on a cell with ``dist <= step``. Cells
-        holding a stone or another player's piece are never free.
+        such a piece stands at time ``step`` on a cell with ``dist <= step``, and at
+        step 1 on a cell with ``dist == 1`` (:meth:`moved_possible`). Cells holding a
+        stone or another player's piece are never free.
         """
         if not self.is_stone_step(step) or self.stones_possible_through(step) == 0:
             return ()
         nbrs = self.position.grid.neighbours
         return tuple(
             x for x in range(self.n)
-            if not self.static_block[x] and any(self.own_possible(c, step) for c in nbrs[x])
+            if not self.static_block[x] and any(self.moved_possible(c, step) for c in nbrs[x])
         )
+
+    def moved_possible(self, cell: int, tau: int) -> bool:
+        """Whether a piece that moved in the current turn can stand on ``cell`` after
+        ``tau`` action steps: where an own piece can stand, and after the horizon's
+        first step only where one straight move ends (the cells own pieces stood on
+        were all occupied then)."""
+        if tau == 1:
+            return self.dist[cell] == 1
+        return self.own_possible(cell, tau)
 
     @cached_property
     def stone_cells(self) -> tuple[int, ...]:
@@ -282,8 +310,9 @@ def candidate_regions(geo: Geometry) -> tuple[Candidate, ...]:
     are never removed, so ``S`` holds no stone now; its neighbours that are not stones
     now (its *boundary*) must all receive a stone within the horizon, so the boundary
     lies in :attr:`Geometry.stone_cells` and has at most ``max_stones`` cells; and it
-    has at most 3 landscapes. Every such set is enumerated (growth search below),
-    except sets whose boundary is empty (components now: an existing region, or a
+    has at most 3 landscapes. Every such set is enumerated (growth search below; for a
+    one-turn horizon the direct search of :func:`_one_turn_cuts`), except sets whose
+    boundary is empty (components now: an existing region, or a
     component with 4+ landscapes that can never be a region as a whole).
 
     Dropped as impossible: sets whose boundary cannot be stoned in time
@@ -301,10 +330,14 @@ def candidate_regions(geo: Geometry) -> tuple[Candidate, ...]:
     cuttable = mask_of(geo.stone_cells)
     free = mask_of(c for c in range(geo.n) if not geo.stone0[c])
     reachable = mask_of(geo.reach)
-    search = _CutSearch(nbrs, free, cuttable, land, budget, geo.may_share_turns, geo.check)
-    found: list[tuple[int, int]] = []
-    for seed in bits(free):
-        found.extend(search.grow_from(seed))
+    if geo.turns == 1:
+        found = _one_turn_cuts(nbrs, free, cuttable, land, budget, geo.stone_pairs)
+    else:
+        search = _CutSearch(nbrs, free, cuttable, land, budget, geo.may_share_turns,
+                            geo.check)
+        found = []
+        for seed in bits(free):
+            found.extend(search.grow_from(seed))
     out = []
     occ = geo.position.occupant
     check = geo.check or (lambda: None)
@@ -321,6 +354,114 @@ def candidate_regions(geo: Geometry) -> tuple[Candidate, ...]:
         out.append(Candidate(cells, tuple(bits(boundary)), len({land[c] for c in cells}),
                              counts, first))
     return tuple(out)
+
+
+def _one_turn_cuts(nbrs, free: int, cuttable: int, land, budget: int,
+                   pairs: dict[int, frozenset[int]]) -> list[tuple[int, int]]:
+    """The sets and boundaries (bitboards) :class:`_CutSearch` finds when the horizon is
+    one turn, found directly: a boundary is then one stone cell, or two whose stones
+    can share the turn (``pairs``, :attr:`Geometry.stone_pairs`), so each set is a part
+    of the free cells left once those one or two cells are stoned. Every such part
+    next to them with at most 3 landscapes, inside a component of 4+ landscapes now,
+    is one (:class:`_Parts` finds them). Ordered by smallest cell, then bitboard.
+    """
+    parts = _Parts(nbrs, free, land)
+    open_ = parts.open_
+    found: dict[int, int] = {}
+    # (cut, walk from): a part with both cells of a pair on its boundary is next to
+    # each; a part next to one of them only is found with that cell alone
+    cuts = [(1 << x, 1 << x) for x in bits(cuttable & open_)]
+    if budget >= 2:
+        cuts += [(1 << x | 1 << z, 1 << z) for x in bits(cuttable & open_)
+                 for z in pairs.get(x, ()) if z > x and open_ >> z & 1]
+    for cut, origin in cuts:
+        near = parts.nbr_mask[origin.bit_length() - 1] & open_ & ~cut
+        while near:
+            part, region = parts.part(near & -near, cut)
+            near &= ~part
+            if region and part not in found:
+                around = 0
+                for c in bits(part):
+                    around |= parts.nbr_mask[c]
+                found[part] = around & ~part
+    return sorted(found.items(), key=lambda item: ((item[0] & -item[0]).bit_length(), item[0]))
+
+
+class _Parts:
+    """The parts of the free cells once a few cells are cut out, and their landscapes.
+
+    A walk goes outwards layer by layer and stops at the 4th landscape. It steps over
+    whole *patches* (connected cells of one landscape) that hold no cut cell, so a
+    part of many landscapes is left after a few patches whatever their size.
+    """
+
+    def __init__(self, nbrs, free: int, land) -> None:
+        n = len(land)
+        self.nbr_mask = [mask_of(nbrs[c]) & free for c in range(n)]
+        self.land_masks = [mask_of(c for c in bits(free) if land[c] == lam)
+                           for lam in sorted(set(land))]
+        self.land_bit = [1 << land[c] for c in range(n)]
+        self.patch = [0] * n  # the cells of each free cell's patch
+        self.patch_around = [0] * n  # the free cells next to that patch, outside it
+        for lam_cells in self.land_masks:
+            todo = lam_cells
+            while todo:
+                patch = self.reach(todo & -todo, ~lam_cells)
+                todo &= ~patch
+                around = 0
+                for c in bits(patch):
+                    around |= self.nbr_mask[c]
+                for c in bits(patch):
+                    self.patch[c] = patch
+                    self.patch_around[c] = around & ~patch
+        self.open_ = 0
+        todo = free
+        while todo:
+            comp = self.reach(todo & -todo, 0)
+            todo &= ~comp
+            if self.landscapes(comp) > MAX_REGION_LANDSCAPES:
+                self.open_ |= comp
+
+    def landscapes(self, cells: int) -> int:
+        """How many landscapes the bitboard ``cells`` holds."""
+        return sum(1 for mask in self.land_masks if cells & mask)
+
+    def reach(self, start: int, blocked: int) -> int:
+        """The free cells connected to bitboard ``start`` avoiding ``blocked``."""
+        seen = todo = start
+        while todo:
+            low = todo & -todo
+            todo ^= low
+            new = self.nbr_mask[low.bit_length() - 1] & ~seen & ~blocked
+            seen |= new
+            todo |= new
+        return seen
+
+    def part(self, start: int, cut: int) -> tuple[int, bool]:
+        """The part of the free cells minus ``cut`` holding bitboard cell ``start``, and
+        whether it has at most 3 landscapes; when not, the cells seen when the walk
+        stopped (all in that part)."""
+        seen = layer = start
+        lands = 0
+        while layer:
+            new = 0
+            while layer:
+                low = layer & -layer
+                c = low.bit_length() - 1
+                lands |= self.land_bit[c]
+                patch = self.patch[c]
+                if patch & cut:
+                    new |= self.nbr_mask[c]
+                    layer ^= low
+                else:
+                    seen |= patch
+                    new |= self.patch_around[c]
+                    layer &= ~patch
+            if lands.bit_count() > MAX_REGION_LANDSCAPES:
+                return seen, False
+            layer = new & ~seen & ~cut
+            seen |= layer
+        return seen, True
 
 
 class _CutSearch:

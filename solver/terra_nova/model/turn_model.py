@@ -76,16 +76,23 @@ class TurnModel:
 
     Build it, add an objective from :meth:`own_points` / :meth:`other_points` /
     :meth:`actions`, solve, then :meth:`line` reads the turns back.
+    ``short_last_move`` (for those objectives only, not for counting or comparing
+    lines): the horizon's last move is one of the short moves of :meth:`_short_moves`,
+    or left open (:attr:`open_last_move`) when a move surely exists then.
     """
 
     def __init__(self, position: Position, turns: int, geometry: Geometry | None = None,
-                 check: Callable[[], None] | None = None) -> None:
+                 check: Callable[[], None] | None = None, *, short_last_move: bool = False) -> None:
         self.position = position
         self.turns = turns
+        self.short_last_move = short_last_move
         self.check = check or _never
         self.geo = geometry or Geometry(position, turns, check=self.check)
         self.model = cp_model.CpModel()
         self.steps = ACTIONS_PER_TURN * turns
+        self.open_last_move = short_last_move and self.geo.surely_movable(self.steps - 1)
+        """The horizon's last move has no literals (:meth:`_last_move` reads one off): it
+        scores nothing, and one exists whatever came before."""
         self.grid = position.grid
         self.n = self.grid.size
         self.others = [p for p in position.players if p != position.to_move]
@@ -114,7 +121,6 @@ class TurnModel:
         self.is_none: list[Lit] = []
         self.src_of: list[dict[int, Lit]] = []
         self.dst_of: list[dict[int, Lit]] = []
-        self.place: list[dict[int, Lit]] = []
         self.scores: list[RegionScore] = []
         self._region_vars()
         for s in range(self.steps):
@@ -136,24 +142,32 @@ class TurnModel:
             for c in self.reach:
                 if tau == 0:
                     own[c] = geo.own0[c]
+                elif tau == self.steps and self.open_last_move:
+                    own[c] = None  # set by the last step's _transition
                 elif geo.own_possible(c, tau):
                     own[c] = self._bool(f"own_{tau}_{c}")
                 else:
                     own[c] = False
-                if tau % ACTIONS_PER_TURN == 0 or own[c] is False:
+                if (tau % ACTIONS_PER_TURN == 0 or own[c] is False
+                        or not geo.moved_possible(c, tau)):
                     moved[c] = False
                 else:
                     moved[c] = self._bool(f"moved_{tau}_{c}")
                     self.model.add_implication(moved[c], own[c])
             self.own.append(own)
             self.moved.append(moved)
-        # stones: a new literal only after a step where a stone may land on the cell
+        # stones: a new literal only after a step where a stone may land on the cell;
+        # the first such step's "a stone goes on x" is the stone literal itself
         current = dict.fromkeys(self.stone_cells, False)
         self.stone.append(dict(current))
+        self.place: list[dict[int, Lit]] = []
         for s in range(self.steps):
             nxt = dict(current)
-            for x in sorted(set(geo.stone_cells_at(s))):
-                nxt[x] = self._bool(f"stone_{s + 1}_{x}")
+            place = {x: self._bool(f"place_{s}_{x}") for x in geo.stone_cells_at(s)}
+            for x in sorted(place):
+                nxt[x] = (place[x] if current[x] is False
+                          else self._bool(f"stone_{s + 1}_{x}"))
+            self.place.append(place)
             self.stone.append(nxt)
             current = nxt
 
@@ -257,7 +271,14 @@ class TurnModel:
 
     def _step(self, s: int) -> None:
         """Action step ``s``: one move, one stone or nothing, and the state it leads to."""
-        src_of, dst_of = self._moves(s)
+        if self.open_last_move and s == self.steps - 1:
+            src_of, dst_of = {}, {}
+            self.src_of.append(src_of)
+            self.dst_of.append(dst_of)
+        elif self.short_last_move and s == self.steps - 1:
+            src_of, dst_of = self._short_moves(s)
+        else:
+            src_of, dst_of = self._moves(s)
         self.check()
         place = self._stones(s)
         is_none = self._one_action(s, src_of, dst_of, place)
@@ -273,64 +294,119 @@ class TurnModel:
         Every entered cell must be free at that moment. Returns the literals "the
         move starts at ``a``" and "the move stops at ``c``".
         """
-        geo, m = self.geo, self.model
+        m = self.model
         own = self.own[s]
         table = self.grid.neighbour_table
+        # never free now: stones, others' pieces, and cells an own piece surely holds
+        blocked = [b or own.get(c, False) is True for c, b in enumerate(self.geo.static_block)]
         enter: dict[tuple[int, int], Lit] = {}
         starts: dict[int, list[Lit]] = {}
         stops: dict[int, list[Lit]] = {}
         for d in range(6):
             sources = [a for a in self.reach if own[a] is not False and table[a, d] >= 0
-                       and not geo.static_block[int(table[a, d])]]
+                       and not blocked[int(table[a, d])]]
             if not sources:
                 continue
             path: list[int] = []
             seen = set()
             for a in sources:
                 cur = int(table[a, d])
-                while cur >= 0 and not geo.static_block[cur] and cur not in seen:
+                while cur >= 0 and not blocked[cur] and cur not in seen:
                     seen.add(cur)
                     path.append(cur)
                     cur = int(table[cur, d])
             start = {a: self._bool(f"start_{s}_{d}_{a}") for a in sources}
             ent = {c: self._bool(f"enter_{s}_{d}_{c}") for c in sorted(path)}
-            stop = {c: self._bool(f"stop_{s}_{d}_{c}") for c in sorted(path)}
+            # a piece entering the last cell of a path stops there: one literal for both
+            stop = {c: ent[c] if int(table[c, d]) not in ent
+                    else self._bool(f"stop_{s}_{d}_{c}") for c in sorted(path)}
             for a, var in start.items():
                 starts.setdefault(a, []).append(var)
             for c in sorted(path):
                 enter[(d, c)] = ent[c]
                 stops.setdefault(c, []).append(stop[c])
-                m.add_implication(stop[c], ent[c])
+                if stop[c] is not ent[c]:
+                    m.add_implication(stop[c], ent[c])
             for c in sorted(set(sources) | seen):
-                out = start.get(c, 0) + (ent[c] - stop[c] if c in ent else 0)
                 nxt = int(table[c, d])
-                if nxt >= 0 and nxt in ent:
-                    m.add(ent[nxt] == out)
-                else:
-                    m.add(out == 0)
-
-        src_of: dict[int, Lit] = {}
-        for a in sorted(starts):
-            var = self._bool(f"from_{s}_{a}")
-            m.add(var == sum(starts[a]))
+                if nxt < 0 or nxt not in ent:
+                    continue  # a path's last cell: entering it is stopping there
+                out = start.get(c, 0) + (ent[c] - stop[c] if c in ent else 0)
+                m.add(ent[nxt] == out)
+        src_of = self._one_of(f"from_{s}", starts)
+        for a, var in src_of.items():
             m.add_implication(var, own[a])
-            src_of[a] = var
-        dst_of: dict[int, Lit] = {}
-        for c in sorted(stops):
-            var = self._bool(f"to_{s}_{c}")
-            m.add(var == sum(stops[c]))
-            dst_of[c] = var
+        dst_of = self._one_of(f"to_{s}", stops)
         self.src_of.append(src_of)
         self.dst_of.append(dst_of)
-        self._entered_cells_free(s, enter)
-        return src_of, dst_of
-
-    def _entered_cells_free(self, s: int, enter: dict[tuple[int, int], Lit]) -> None:
-        """Every cell a move enters holds no piece and no stone at that moment."""
-        own = self.own[s]
         entered: dict[int, list[Lit]] = {}
         for (_d, c), var in enter.items():
             entered.setdefault(c, []).append(var)
+        self._entered_cells_free(s, entered)
+        return src_of, dst_of
+
+    def _short_moves(self, s: int) -> tuple[dict[int, Lit], dict[int, Lit]]:
+        """The horizon's last step's moves, one or two cells long: a move of one cell,
+        or of two over a cell an own piece started the turn on.
+
+        Exact for the objectives of :meth:`own_points`, :meth:`other_points` and
+        :meth:`actions`: nothing is scored after the last move and the line ends with
+        it, so only its legality counts. A legal move of ``k`` cells has a legal one-cell
+        version unless that cell is where the moved piece started the turn (no return);
+        then ``k >= 2`` and the two-cell version lands on a free cell that is not.
+        Every move kept here is a legal move. Same literals as :meth:`_moves`.
+        """
+        geo, m = self.geo, self.model
+        own = self.own[s]
+        table = self.grid.neighbour_table
+        starts: dict[int, list[Lit]] = {}
+        stops: dict[int, list[Lit]] = {}
+        entered: dict[int, list[Lit]] = {}
+        for a in self.reach:
+            if own[a] is False:
+                continue
+            for d in range(6):
+                b = int(table[a, d])
+                if b < 0 or geo.static_block[b]:
+                    continue
+                paths = [(b,)]
+                if geo.own0[b]:
+                    after = int(table[b, d])
+                    if after >= 0 and not geo.static_block[after]:
+                        paths.append((b, after))
+                for path in paths:
+                    var = self._bool(f"step_{s}_{d}_{a}_{len(path)}")
+                    starts.setdefault(a, []).append(var)
+                    stops.setdefault(path[-1], []).append(var)
+                    for c in path:
+                        entered.setdefault(c, []).append(var)
+        src_of = self._one_of(f"from_{s}", starts)
+        for a, var in src_of.items():
+            m.add_implication(var, own[a])
+        dst_of = self._one_of(f"to_{s}", stops)
+        self.src_of.append(src_of)
+        self.dst_of.append(dst_of)
+        self._entered_cells_free(s, entered)
+        return src_of, dst_of
+
+    def _one_of(self, name: str, options: dict[int, list[Lit]]) -> dict[int, Lit]:
+        """Per cell, a literal "one of its (mutually exclusive) move literals holds": the
+        literal itself when there is one, else a new one equal to their sum."""
+        out: dict[int, Lit] = {}
+        for c in sorted(options):
+            lits = options[c]
+            if len(lits) == 1:
+                out[c] = lits[0]
+                continue
+            var = self._bool(f"{name}_{c}")
+            self.model.add(var == sum(lits))
+            out[c] = var
+        return out
+
+    def _entered_cells_free(self, s: int, entered: dict[int, list[Lit]]) -> None:
+        """Every cell a move enters (``entered``: the move literals by cell) holds no
+        piece and no stone at that moment."""
+        own = self.own[s]
         for c in sorted(entered):
             terms = list(entered[c]) + live((own.get(c, False), self._stone_at(s, c)))
             self.model.add(sum(terms) <= 1)
@@ -339,17 +415,16 @@ class TurnModel:
         """A stone goes on a free cell next to a piece moved earlier in this turn."""
         m = self.model
         own = self.own[s]
-        place: dict[int, Lit] = {}
-        for x in self.geo.stone_cells_at(s):
-            var = self._bool(f"place_{s}_{x}")
-            place[x] = var
-            m.add_implication(var, negate(self._stone_at(s, x)))
+        place = self.place[s]
+        for x, var in place.items():
+            before = self._stone_at(s, x)
             if own.get(x, False) is not False:
                 m.add_implication(var, ~own[x])
             anchors = live(self.moved[s].get(c, False) for c in self.grid.neighbours[x])
             self._clause([~var] + anchors)
-            m.add(self.stone[s + 1][x] == as_expr(self._stone_at(s, x)) + var)
-        self.place.append(place)
+            if before is not False:
+                m.add_implication(var, ~before)
+                m.add(self.stone[s + 1][x] == before + var)
         return place
 
     def _one_action(self, s: int, src_of: dict[int, Lit], dst_of: dict[int, Lit],
@@ -357,9 +432,10 @@ class TurnModel:
         """Each step is exactly one of move, stone or none; once a turn is over it stays
         over. Returns the *none* literal."""
         m = self.model
-        is_move = self._bool(f"move_{s}") if src_of else False
+        open_move = self.open_last_move and s == self.steps - 1
+        is_move = self._bool(f"move_{s}") if src_of or open_move else False
         is_stone = self._bool(f"stone_{s}") if place else False
-        is_none = self._bool(f"none_{s}")
+        is_none = False if self.geo.surely_movable(s) else self._bool(f"none_{s}")
         m.add_exactly_one(live((is_move, is_stone, is_none)))
         if src_of:
             m.add(sum(src_of.values()) == is_move)
@@ -370,11 +446,14 @@ class TurnModel:
         self.is_stone.append(is_stone)
         self.is_none.append(is_none)
         if s % ACTIONS_PER_TURN > 0:
-            m.add_implication(self.is_none[s - 1], is_none)
+            self._clause([negate(self.is_none[s - 1]), is_none])
         return is_none
 
     def _turn_ends_only_when_stuck(self, s: int, is_none: Lit) -> None:
-        """A turn may stop only when no legal move and no legal stone is left."""
+        """A turn may stop only when no legal move and no legal stone is left (nothing
+        to say when it cannot stop, :meth:`Geometry.surely_movable`)."""
+        if is_none is False:
+            return
         geo = self.geo
         own = self.own[s]
         table = self.grid.neighbour_table
@@ -451,6 +530,12 @@ class TurnModel:
         own, own_next = self.own[s], self.own[s + 1]
         for c in self.reach:
             nxt = own_next[c]
+            if nxt is None:  # after the open last move: the pieces before it, less removed
+                rem = removed.get(c, False)
+                own_next[c] = own[c] if rem is False else self._bool(f"own_{s + 1}_{c}")
+                if rem is not False:
+                    m.add(own_next[c] == own[c] - rem)
+                continue
             expr = (as_expr(own[c]) - as_expr(src_of.get(c, False))
                     + as_expr(dst_of.get(c, False)) - as_expr(removed.get(c, False)))
             if nxt is False:
@@ -462,9 +547,8 @@ class TurnModel:
             mv_next = self.moved[s + 1][c]
             if mv_next is False:
                 continue
-            # moved' = own' and (moved or arrived now)
+            # moved' = own' and (moved or arrived now); moved' => own' is in _init_state
             to = dst_of.get(c, False)
-            m.add_implication(mv_next, nxt)
             self._clause([~mv_next, self.moved[s][c], to])
             self._clause([negate(to), mv_next])
             self._clause([negate(self.moved[s][c]), ~nxt, mv_next])
@@ -514,6 +598,8 @@ class TurnModel:
                 before = [cont[(j, head)] for j in steps if j < head]
                 after = [cont[(tail, k)] for k in steps if k > tail]
                 free = [negate(lit) for lit in links] + before + after
+                if self.open_last_move and end == self.steps:
+                    free.append(self.is_move[end - 1])  # then that piece moves off
                 src, dst = self.src_of[head], self.dst_of[tail]
                 for c in sorted(set(src) & set(dst)):
                     self._clause(free + [~src[c], ~dst[c],
@@ -623,7 +709,9 @@ class TurnModel:
         for t in range(self.turns):
             actions = []
             for s in range(ACTIONS_PER_TURN * t, ACTIONS_PER_TURN * (t + 1)):
-                if self._value(solver, self.is_move[s]):
+                if self._value(solver, self.is_move[s]) and not self.src_of[s]:
+                    actions.append(self._last_move(solver, actions))
+                elif self._value(solver, self.is_move[s]):
                     src = next(a for a, v in self.src_of[s].items() if solver.value(v))
                     dst = next(c for c, v in self.dst_of[s].items() if solver.value(v))
                     actions.append(Move(src, dst))
@@ -636,6 +724,7 @@ class TurnModel:
     def hint_line(self, line: list[Turn]) -> None:
         """Hint the step variables with a known legal line (e.g. one the engine played)."""
         m = self.model
+        hinted: set[int] = set()  # a literal may stand for two things (a one-cell last move)
         for t, turn in enumerate(line[:self.turns]):
             for k in range(ACTIONS_PER_TURN):
                 s = ACTIONS_PER_TURN * t + k
@@ -649,7 +738,40 @@ class TurnModel:
                                     (self.dst_of[s], getattr(action, "dst", None)),
                                     (self.place[s], getattr(action, "cell", None))):
                     for c, lit in table.items():
-                        m.add_hint(lit, c == cell)
+                        if lit.index not in hinted:
+                            hinted.add(lit.index)
+                            m.add_hint(lit, c == cell)
+
+    def _last_move(self, solver: cp_model.CpSolver, earlier: list) -> Move:
+        """The open last move (:attr:`open_last_move`) of the solution in ``solver``, after
+        the turn's ``earlier`` actions: a one-cell move onto a free cell, by the piece
+        that is back on its starting cell if there is one (the model allowed that only
+        with this move), else by the first piece that may end the turn there.
+
+        One exists: :meth:`Geometry.surely_movable` leaves a piece that has not moved
+        and has a free neighbour; a piece back on its starting cell after two moves has
+        one, the cell it came back through.
+        """
+        end = self.steps - 1
+        origin: dict[int, int] = {}  # piece moved in this turn: cell -> starting cell
+        for action in earlier:
+            if isinstance(action, Move):
+                origin[action.dst] = origin.pop(action.src, action.src)
+        own = {c for c in self.reach if self._value(solver, self.own[end][c])}
+        stones = {x for x, lit in self.stone[end].items() if self._value(solver, lit)}
+        blocked = self.geo.static_block
+
+        def free(c: int) -> bool:
+            return c >= 0 and not blocked[c] and c not in own and c not in stones
+
+        back = [c for c in sorted(own) if origin.get(c) == c]
+        table = self.grid.neighbour_table
+        for a in back or sorted(own):
+            for d in range(6):
+                b = int(table[a, d])
+                if free(b) and origin.get(a) != b:
+                    return Move(a, b)
+        raise AssertionError("the model's open last move has no legal move")
 
     @staticmethod
     def _value(solver: cp_model.CpSolver, lit: Lit) -> bool:
