@@ -13,7 +13,7 @@ candidate; :mod:`~solver.terra_nova.model.relaxation` bounds the others.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from solver.cpsat.constraints import clause, live, negate
 from solver.terra_nova.model.geometry import Candidate, Geometry
@@ -54,14 +54,21 @@ def choose(geo: Geometry, moments: int) -> list[int]:
     return sorted(kept)
 
 
+def model_over(geo: Geometry, keep: Iterable[int],
+               check: Callable[[], None] | None = None) -> TurnModel:
+    """The turn model with the candidates ``keep`` only (indices into ``geo.candidates``):
+    exact only on lines that close no other candidate, which the caller must rule out."""
+    view = copy.copy(geo)
+    view.__dict__["candidates"] = tuple(geo.candidates[i] for i in sorted(set(keep)))
+    return TurnModel(geo.position, geo.turns, geometry=view, check=check)
+
+
 def restricted_model(geo: Geometry, keep: Sequence[int],
                      check: Callable[[], None] | None = None) -> TurnModel:
     """The closing model over the candidates ``keep`` (indices into ``geo.candidates``),
     the others forbidden to close (see the module doc)."""
     kept = set(keep)
-    view = copy.copy(geo)
-    view.__dict__["candidates"] = tuple(geo.candidates[i] for i in sorted(kept))
-    tm = TurnModel(geo.position, geo.turns, geometry=view, check=check)
+    tm = model_over(geo, kept, check)
     stone_cells = set(geo.stone_cells)
     false = tm.model.new_bool_var("never")
     tm.model.add(false == 0)
