@@ -96,13 +96,12 @@ def _proven(solved: dict[str, _Solved]) -> bool:
             and any(name in solved and solved[name].settled for name in ("a", "a_floor")))
 
 
-def _bound(solved: dict[str, _Solved], value: int) -> int:
-    """A proven bound on own points over every line (worth at least one point)."""
-    b = solved["b"].own_bound() if "b" in solved else None
+def _bound(solved: dict[str, _Solved], value: int) -> int | None:
+    """A proven bound on own points over every line (None: a half never got solved)."""
     a = [solved[n].own_bound() for n in ("a", "a_floor") if n in solved]
-    if b is None or not a:
-        return max([value] + [s.tm.own_upper_bound() for s in solved.values()])
-    return max(value, b, min(a))
+    if "b" not in solved or not a:
+        return None
+    return max(value, solved["b"].own_bound(), min(a))
 
 
 def maximise(position: Position, horizon: int, params: SolveParams,
@@ -176,11 +175,12 @@ def maximise(position: Position, horizon: int, params: SolveParams,
         except KeyboardInterrupt:
             interrupted = True
             stop.stop()
-    if errors:
-        if isinstance(errors[0], NoAnswer):
-            raise unbuilt(horizon, params) from None
-        raise errors[0]
     lines = [s for s in solved.values() if s.result.feasible]
+    for error in errors:  # out of time building a half: an error only without a line
+        if not isinstance(error, NoAnswer):
+            raise error
+        if not lines:
+            raise unbuilt(horizon, params) from None
     proven = _proven(solved) and not interrupted
     if not lines:
         if interrupted:

@@ -147,7 +147,11 @@ HALVES_TURNS = 2
 """Max-points closings of this many turns on boards of :data:`LARGE_BOARD_CELLS` cells or
 more, with two or more workers, solve the two halves of
 :mod:`solver.terra_nova.model.halves` on a thread each (:mod:`solver.terra_nova.halves`)
-instead of the whole model on two workers. See :data:`HALVES_PRIMAL` for the numbers."""
+instead of the whole model on two workers. ``solve_puzzle`` end to end, wall s at seeds
+0 / 1, whole model -> halves, alternated at load 4-6: late-2p 35.2 / 34.6 -> 22.2 / 26.0,
+midgame-2p 36.7 / 26.9 -> 35.1 / 29.2, the played depth-suite position 28.6 / 24.6 ->
+23.4 / 28.3 (benchmarks/EXPERIMENTS.md, Terra Nova #75; single-thread figures at
+:data:`HALVES_PRIMAL`)."""
 
 HALVES_PRIMAL: dict[str, Any] = {
     "cp_model_probing_level": PROBING_LEVEL,
