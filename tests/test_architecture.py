@@ -24,8 +24,8 @@ FLOORS = ("solver.errors", "solver.tomlfile", "solver.geometry", "solver.cpsat",
 DRIVERS = ("solver.bench", "solver.puzzlegen", "solver.executor", "solver.batch",
            "solver.sheet", "cli")
 REGISTRY = "solver.games"
-BRIDGES = ("solve", "deep", "answers", "settings", "uniqueness", "puzzlegen", "benchcases",
-           "view", "picture", "commands", "game")
+BRIDGES = ("solve", "deep", "halves", "answers", "settings", "uniqueness", "puzzlegen",
+           "benchcases", "view", "picture", "commands", "game")
 """Top-level modules of a game that may use both its engine and its model; every other
 top-level module (``position``, ``notation``, ``fileformat``, ``rules``…) is shared by
 the two and may use neither."""

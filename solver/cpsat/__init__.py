@@ -24,13 +24,14 @@ from solver.cpsat.params import (
 if TYPE_CHECKING:
     from solver.cpsat.harness import (
         SolveResult,
+        Stop,
         enumerate_projections,
         search_seconds_left,
         solve,
         startup_seconds,
     )
 
-_IN_HARNESS = ("SolveResult", "enumerate_projections", "search_seconds_left", "solve",
+_IN_HARNESS = ("SolveResult", "Stop", "enumerate_projections", "search_seconds_left", "solve",
                "startup_seconds")
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "Deadline",
     "SolveParams",
     "SolveResult",
+    "Stop",
     "ctrl_c_ends_run",
     "default_workers",
     "enumerate_projections",

@@ -185,6 +185,33 @@ class _Progress(cp_model.CpSolverSolutionCallback):
             self._report(self._best, bound, time.perf_counter() - self._start)
 
 
+class Stop:
+    """Ends the solves handed to it (``solve(..., stop=...)``), e.g. when another
+    thread's solve has settled the question: :meth:`stop` asks each to stop (it keeps
+    its best solution), and a solve handed over afterwards returns at once, unsolved.
+    Safe to call from any thread and again (a solve that was just starting when the
+    first call came is then reached too)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._solvers: list[cp_model.CpSolver] = []
+        self.stopped = False
+
+    def admit(self, solver: cp_model.CpSolver) -> bool:
+        """Register ``solver`` before its solve; False when already stopped."""
+        with self._lock:
+            if not self.stopped:
+                self._solvers.append(solver)
+            return not self.stopped
+
+    def stop(self) -> None:
+        """Stop every registered solve and any handed over later."""
+        with self._lock:
+            self.stopped = True
+            for solver in self._solvers:
+                solver.stop_search()
+
+
 _UNSOLVED = {"branches": 0, "conflicts": 0, "booleans": 0, "deterministic_time": 0.0}
 """The statistics of a solve that did not start (:func:`_no_time`)."""
 
@@ -203,16 +230,19 @@ def solve(
     params: SolveParams,
     *,
     progress: ProgressFn | None = None,
+    stop: Stop | None = None,
 ) -> tuple[cp_model.CpSolver, SolveResult]:
     """Solve ``model`` under ``params``; return the solver (to read values) and the result.
 
     Under a deadline CP-SAT gets what is left of it minus :func:`startup_seconds` (what
     it may overrun its limit by); when that is nothing it is not started (it would
     overrun the deadline just loading the model): the result is ``unknown``, without a
-    solution, as if the time limit had stopped the search.
+    solution, as if the time limit had stopped the search. So is the result when
+    ``stop`` was stopped before the solve; stopped during it, the solve ends as if
+    its time had run out.
     """
     solver = cp_model.CpSolver()
-    if _no_time(params, model):
+    if _no_time(params, model) or (stop is not None and not stop.admit(solver)):
         return solver, SolveResult("unknown", None, None, 0.0, dict(_UNSOLVED))
     _configure(solver, params, model)
     interrupted = [False]

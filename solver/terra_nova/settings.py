@@ -145,3 +145,37 @@ def line_objective(tm: TurnModel, turns: int, actions: bool) -> Lexicographic:
     if actions:
         goals.append(Goal(tm.actions(), "min", ACTIONS_PER_TURN * turns))
     return lexicographic(goals)
+
+
+HALVES_TURNS = 2
+"""Max-points closings of this many turns on boards of :data:`LARGE_BOARD_CELLS` cells or
+more, with two or more workers, solve the two halves of
+:mod:`solver.terra_nova.model.halves` on a thread each (:mod:`solver.terra_nova.halves`)
+instead of the whole model on two workers. ``solve_puzzle`` end to end, wall s at seeds
+0 / 1, whole model -> halves, alternated at load 4-6: late-2p 35.2 / 34.6 -> 22.2 / 26.0,
+midgame-2p 36.7 / 26.9 -> 35.1 / 29.2, the played depth-suite position 28.6 / 24.6 ->
+23.4 / 28.3 (benchmarks/EXPERIMENTS.md, Terra Nova #75; single-thread figures at
+:data:`HALVES_PRIMAL`)."""
+
+HALVES_PRIMAL: dict[str, Any] = {
+    "cp_model_probing_level": PROBING_LEVEL,
+    "linearization_level": 0,
+    "subsolvers": ["fixed"],
+    "num_full_subsolvers": 1,
+}
+"""The first thread of a split closing (one worker): CP-SAT's ``fixed`` search in the
+model's decision strategy (the most valuable closings first) without the LP, first on
+half (b), then on half (a) with (b)'s points as a floor. On one thread each, 1 worker,
+det. s at ``random_seed`` 0: (b) late-2p 4.58 at level 2 -> 0.57 this way, midgame-2p
+1.69 -> 1.47; (a) with the floor: late-2p refuted in 5.11 (15-17 at level 2, #69),
+midgame-2p 6.56 (benchmarks/EXPERIMENTS.md, Terra Nova #75)."""
+
+HALVES_PROOF: dict[str, Any] = {
+    "cp_model_probing_level": PROBING_LEVEL,
+    "linearization_level": 2,
+    "subsolvers": ["default"],
+    "num_full_subsolvers": 1,
+}
+"""The second thread of a split closing (one worker): the level-2 ``default`` search of
+:data:`LARGE_BOARD_SUBSOLVERS` on half (a), without a floor; where (a) holds the
+optimum or (b)'s line is far below it, it proves (a) sooner than the first thread."""

@@ -5,7 +5,9 @@
 replays it through the reference engine; any difference in legality or points
 raises :class:`~solver.errors.EngineDisagreement`. Closings of 3+ turns on large
 boards take :mod:`solver.terra_nova.deep`'s path (a restricted model and a
-relaxation) before the same replay.
+relaxation), 2-turn closings there with two or more workers
+:mod:`solver.terra_nova.halves`' (two halves of the lines, a thread each), before the
+same replay.
 ``verify_solution`` checks a file's ``[solution]`` with the engine alone, and
 ``perft_via_model`` counts legal turns by enumerating the model's solutions.
 """
@@ -24,7 +26,7 @@ from solver.cpsat import (
     startup_seconds,
 )
 from solver.errors import EngineDisagreement, InputError, NoAnswer, PuzzleError
-from solver.terra_nova import deep
+from solver.terra_nova import deep, halves
 from solver.terra_nova.answers import (
     Answer,
     Progress,
@@ -84,6 +86,9 @@ def solve_puzzle(position: Position, turns: int | None = None,
         answer = _min_turns(position, horizon, target, params, progress, start)
     elif deep.applies(position, kind, horizon):
         answer = deep.maximise(position, horizon, params, progress, start)
+    elif halves.applies(position, kind, horizon, params):
+        answer = (halves.maximise(position, horizon, params, progress, start)
+                  or _maximise(position, kind, horizon, params, progress, start))
     else:
         answer = _maximise(position, kind, horizon, params, progress, start)
     _replay(position, answer)

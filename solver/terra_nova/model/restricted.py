@@ -12,7 +12,7 @@ candidate; :mod:`~solver.terra_nova.model.relaxation` bounds the others.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from solver.cpsat.constraints import clause, live, negate
 from solver.terra_nova.model.geometry import Candidate, Geometry
@@ -53,12 +53,19 @@ def choose(geo: Geometry, moments: int) -> list[int]:
     return sorted(kept)
 
 
+def model_over(geo: Geometry, keep: Iterable[int],
+               check: Callable[[], None] | None = None) -> TurnModel:
+    """The turn model with the candidates ``keep`` only (indices into ``geo.candidates``):
+    exact only on lines that close no other candidate, which the caller must rule out."""
+    return TurnModel(geo.position, geo.turns, geometry=geo.restricted_to(keep), check=check)
+
+
 def restricted_model(geo: Geometry, keep: Sequence[int],
                      check: Callable[[], None] | None = None) -> TurnModel:
     """The closing model over the candidates ``keep`` (indices into ``geo.candidates``),
     the others forbidden to close (see the module doc)."""
     kept = set(keep)
-    tm = TurnModel(geo.position, geo.turns, geometry=geo.restricted_to(kept), check=check)
+    tm = model_over(geo, kept, check)
     stone_cells = set(geo.stone_cells)
     false = tm.model.new_bool_var("never")
     tm.model.add(false == 0)

@@ -1,0 +1,201 @@
+"""2-turn closings on large boards: the two halves of the lines on a thread each.
+
+The lines split by their final stones (:mod:`solver.terra_nova.model.halves`): (a) no
+full boundary stoned, (b) exactly one. The first thread solves (b) with the ``fixed``
+search (:data:`~solver.terra_nova.settings.HALVES_PRIMAL`), which finds and proves its
+line quickly, then (a) the same way with (b)'s own points as a floor; the second
+thread solves (a) with the level-2 proof (:data:`~solver.terra_nova.settings.HALVES_PROOF`).
+The answer is proven once (b) is settled and (a) is settled on either thread; the
+solve still running is then stopped (:class:`solver.cpsat.Stop`). The best line of all
+the solves is the answer, replayed by the engine as always. Measured against the whole
+model on two workers in benchmarks/EXPERIMENTS.md, Terra Nova #75.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from solver.cpsat import SolveParams, SolveResult, Stop, solve
+from solver.cpsat.objectives import Lexicographic
+from solver.cpsat.params import ctrl_c_ending_run
+from solver.errors import NoAnswer
+from solver.terra_nova.answers import (
+    Answer,
+    Progress,
+    first_line,
+    model_answer,
+    note,
+    time_up,
+    unbuilt,
+)
+from solver.terra_nova.model.geometry import Geometry
+from solver.terra_nova.model.halves import no_full_boundary, one_full_boundary
+from solver.terra_nova.model.turn_model import TurnModel
+from solver.terra_nova.position import Position
+from solver.terra_nova.settings import (
+    HALVES_PRIMAL,
+    HALVES_PROOF,
+    HALVES_TURNS,
+    LARGE_BOARD_CELLS,
+    add_strategy,
+    line_objective,
+)
+
+
+def applies(position: Position, kind: str, horizon: int, params: SolveParams) -> bool:
+    """Whether a puzzle takes this path (max-points, :data:`HALVES_TURNS` turns, large
+    board, two or more workers)."""
+    return (kind == "max-points" and horizon == HALVES_TURNS and params.workers >= 2
+            and position.grid.size >= LARGE_BOARD_CELLS)
+
+
+@dataclass
+class _Solved:
+    """One solve of a half: its model, objective, solver and result."""
+
+    tm: TurnModel
+    objective: Lexicographic
+    solver: cp_model.CpSolver
+    result: SolveResult
+    floor: int | None
+
+    @property
+    def settled(self) -> bool:
+        """Proven optimal or infeasible, not cut short."""
+        return self.result.status in ("optimal", "infeasible") and not self.result.interrupted
+
+    @property
+    def key(self) -> tuple[int, int, int]:
+        """The line's order (own points up, others' down, actions down) as a max key."""
+        s, tm = self.solver, self.tm
+        return (int(s.value(tm.own_points())), -int(s.value(tm.other_points())),
+                -int(s.value(tm.actions())))
+
+    def own_bound(self) -> int:
+        """A bound on the own points of this half's lines (those above the floor, and
+        below it the floor itself)."""
+        below = 0 if self.floor is None else self.floor - 1
+        if self.result.status == "infeasible":
+            return below
+        if self.result.status == "optimal":
+            return max(below, self.key[0])
+        cap = self.tm.own_upper_bound()
+        if self.result.bound is None:
+            return max(below, cap)
+        return max(below, min(cap, self.objective.leading(self.result.bound)))
+
+
+def _proven(solved: dict[str, _Solved]) -> bool:
+    """(b) settled, and (a) settled on either thread."""
+    return ("b" in solved and solved["b"].settled
+            and any(name in solved and solved[name].settled for name in ("a", "a_floor")))
+
+
+def _bound(solved: dict[str, _Solved], value: int) -> int | None:
+    """A proven bound on own points over every line (None: a half never got solved)."""
+    a = [solved[n].own_bound() for n in ("a", "a_floor") if n in solved]
+    if "b" not in solved or not a:
+        return None
+    return max(value, solved["b"].own_bound(), min(a))
+
+
+def maximise(position: Position, horizon: int, params: SolveParams,
+             progress: Progress | None, start: float) -> Answer | None:
+    """The closing's answer (module doc); None when it is worth no own point or has
+    no line in either half (the halves leave out lines worth nothing to the player:
+    the caller then solves the whole model). BuildTimeout when the models are not
+    built within the time limit."""
+    note(progress, "finding candidate regions")
+    try:
+        first = first_line(position, horizon, params)
+        geo = Geometry(position, horizon, check=params.check)
+        geo.candidates  # noqa: B018 -- the search, under the deadline
+    except NoAnswer:
+        raise unbuilt(horizon, params) from None
+    build = time.perf_counter() - start
+    stop = Stop()
+    lock = threading.Lock()
+    solved: dict[str, _Solved] = {}
+    errors: list[BaseException] = []
+
+    def half(name: str, make: Callable[..., TurnModel], chosen: dict,
+             floor: int | None = None) -> None:
+        if stop.stopped:
+            return
+        tm = make(geo, check=params.check)
+        if floor is not None:
+            tm.model.add(tm.own_points() >= floor)
+        objective = line_objective(tm, horizon, actions=True)
+        tm.model.maximize(objective.expr)
+        tm.hint_line(first)
+        add_strategy(tm, chosen)
+        solver, result = solve(tm.model, params.with_workers_at_most(1).with_settings(**chosen),
+                               stop=stop)
+        done = _Solved(tm, objective, solver, result, floor)
+        with lock:
+            solved[name] = done
+            if _proven(solved):
+                stop.stop()
+
+    def guarded(work: Callable[[], None]) -> Callable[[], None]:
+        def run() -> None:
+            try:
+                work()
+            except BaseException as exc:  # handed to the waiting thread
+                errors.append(exc)
+                stop.stop()
+        return run
+
+    def primal() -> None:
+        half("b", one_full_boundary, HALVES_PRIMAL)
+        b = solved.get("b")
+        floor = b.key[0] if b is not None and b.result.feasible else None
+        half("a_floor", no_full_boundary, HALVES_PRIMAL, floor)
+
+    def proof() -> None:
+        half("a", no_full_boundary, HALVES_PROOF)
+
+    note(progress, f"solving two halves ({len(geo.candidates)} candidate regions)")
+    threads = [threading.Thread(target=guarded(primal), name="halves (b), then (a)"),
+               threading.Thread(target=guarded(proof), name="halves (a)")]
+    for thread in threads:
+        thread.start()
+    interrupted = False
+    while any(thread.is_alive() for thread in threads):
+        try:
+            for thread in threads:
+                thread.join(0.1)
+            if stop.stopped:
+                stop.stop()  # reaches a solve that was starting at the first call
+        except KeyboardInterrupt:
+            interrupted = True
+            stop.stop()
+    lines = [s for s in solved.values() if s.result.feasible]
+    for error in errors:  # out of time building a half: an error only without a line
+        if not isinstance(error, NoAnswer):
+            raise error
+        if not lines:
+            raise unbuilt(horizon, params) from None
+    proven = _proven(solved) and not interrupted
+    if not lines:
+        if interrupted:
+            raise KeyboardInterrupt
+        return None if proven else time_up(position, "max-points", first, start, build)
+    best = max(lines, key=lambda s: s.key)
+    if proven and best.key[0] < 1:
+        return None
+    answer = model_answer(position, "max-points", best.tm, best.solver, best.result,
+                          start, build)
+    answer.optimal = proven
+    answer.status = "optimal" if proven else "feasible"
+    answer.bound = answer.value if proven else _bound(solved, answer.value)
+    answer.stats["halves"] = {name: s.result.stats["deterministic_time"]
+                              for name, s in solved.items()}
+    if interrupted and ctrl_c_ending_run():
+        raise KeyboardInterrupt
+    return answer
