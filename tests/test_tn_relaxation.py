@@ -197,3 +197,40 @@ def test_ctrl_c_in_a_later_round_keeps_the_best_line(monkeypatch):
             assert answer.value <= truth(3, number)[0] <= answer.bound
             return
     raise AssertionError("no position needed a second round")
+
+
+def test_choose_keeps_the_given_candidates_first():
+    geo = Geometry(sample(3)[0], 3)
+    last = len(geo.candidates) - 1
+    plain = choose(geo, 4)
+    assert last in choose(geo, 4, first=[last])
+    assert last in choose(geo, 0, first=[last])  # whatever its closing moments
+    assert set(choose(geo, 10**6, first=[last])) == set(range(len(geo.candidates)))
+    assert choose(geo, 4, first=()) == plain
+
+
+def test_first_round_keeps_the_relaxations_closings(monkeypatch):
+    kept = []
+    real_bound, real_restricted = deep._relaxed_bound, deep._restricted
+    picks = []
+
+    def bound(*args, **kw):
+        result = real_bound(*args, **kw)
+        picks.append(result[1])
+        return result
+
+    def restricted(geo, keep, *args):
+        kept.append(list(keep))
+        return real_restricted(geo, keep, *args)
+
+    monkeypatch.setattr(deep, "_relaxed_bound", bound)
+    monkeypatch.setattr(deep, "_restricted", restricted)
+    monkeypatch.setattr(deep, "RESTRICTED_MOMENTS", 4)
+    seen = 0
+    for position in sample(3)[:10]:
+        picks.clear()
+        kept.clear()
+        deep.maximise(position, 3, PARAMS.started(), None, time.perf_counter())
+        assert set(picks[0]) <= set(kept[0])
+        seen += bool(picks[0])
+    assert seen > 0

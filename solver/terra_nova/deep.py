@@ -7,7 +7,8 @@ the candidate search goes to CP-SAT solves, each under the command's deadline:
 1. :class:`~solver.terra_nova.model.relaxation.Relaxation` over every candidate:
    its proven bound bounds every line (the module's docstring proves it);
 2. :func:`~solver.terra_nova.model.restricted.restricted_model` over the candidates
-   of smallest boundaries, the others forbidden to close: its lines are legal lines
+   that (1)'s best solution closes and those of smallest boundaries, the others
+   forbidden to close: its lines are legal lines
    with exact points (replayed by the engine as always), its bound covers the lines
    that close no excluded candidate;
 3. when (2) is proven, the relaxation again, over the lines that close an excluded
@@ -103,12 +104,12 @@ def maximise(position: Position, horizon: int, params: SolveParams,
     left = _left(params)
     share = None if left is None else max(0.001, RELAXATION_SHARE * left)
     note(progress, f"bounding ({len(geo.candidates)} candidate regions)")
-    whole = _relaxed_bound(geo, params, share)
+    whole, picked = _relaxed_bound(geo, params, share)
     note(progress, f"relaxed bound {whole}")
     best: Answer | None = None
     moments, hint = RESTRICTED_MOMENTS, first
     while True:
-        keep = choose(geo, moments)
+        keep = choose(geo, moments, first=picked)
         try:
             step = _restricted(geo, keep, hint, params, progress, start,
                                whole if best is None else best.bound)
@@ -208,8 +209,8 @@ def _restricted(geo: Geometry, keep: list[int], hint, params: SolveParams,
     excluded = [i for i in range(len(geo.candidates)) if i not in kept]
     left = _left(params)
     try:
-        rest = _relaxed_bound(geo, params, None if left is None else left - EXIT_SECONDS,
-                              require_one_of=excluded)
+        rest, _ = _relaxed_bound(geo, params, None if left is None else left - EXIT_SECONDS,
+                                 require_one_of=excluded)
     except KeyboardInterrupt:
         return answer, None, False  # Ctrl-C: the line found is still the answer, unproven
     if rest is None:
@@ -219,27 +220,31 @@ def _restricted(geo: Geometry, keep: list[int], hint, params: SolveParams,
 
 
 def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
-                   require_one_of: list[int] | None = None) -> int | None:
+                   require_one_of: list[int] | None = None) -> tuple[int | None, list[int]]:
     """CP-SAT's proven bound on a :class:`Relaxation` of ``geo`` (None: not reached
-    within the time; -1: no line closes one of ``require_one_of``); KeyboardInterrupt
-    on Ctrl-C."""
+    within the time; -1: no line closes one of ``require_one_of``) and the candidates
+    its best solution closes (the first restricted model keeps them: on midgame-2p
+    and the played position at 3 turns their line reaches the bound, Terra Nova #82);
+    KeyboardInterrupt on Ctrl-C."""
     try:
         relax = Relaxation(geo, require_one_of=require_one_of or (), check=params.check)
     except NoAnswer:
-        return None
+        return None, []
     if relax.impossible:
-        return -1
+        return -1, []
     run = params.with_workers_at_most(1).with_settings(**RELAXATION_SETTINGS)
     if seconds is not None:
         run = run.with_time_limit(min(seconds, run.time_limit or seconds))
-    _, result = solve(relax.model, run)
+    solver, result = solve(relax.model, run)
     if result.interrupted:
         raise KeyboardInterrupt
     if result.status == "infeasible":
-        return -1
+        return -1, []
+    picked = ([i for i, var in sorted(relax.closed.items()) if solver.value(var)]
+              if result.feasible else [])
     if result.bound is None:
-        return None
-    return math.floor(result.bound + 1e-6)
+        return None, picked
+    return math.floor(result.bound + 1e-6), picked
 
 
 def _first_only(position: Position, first, start: float, bound: int | None,
