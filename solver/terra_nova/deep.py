@@ -7,7 +7,9 @@ the candidate search goes to CP-SAT solves, each under the command's deadline:
 1. :class:`~solver.terra_nova.model.relaxation.Relaxation` over every candidate:
    its proven bound bounds every line (the module's docstring proves it);
 2. :func:`~solver.terra_nova.model.restricted.restricted_model` over the candidates
-   of smallest boundaries, the others forbidden to close: its lines are legal lines
+   that (1)'s best solution closes (alone in the first round: small, quick to prove,
+   and its line reaches (1)'s bound when that solution is a legal line), later with
+   those of smallest boundaries, the others forbidden to close: its lines are legal lines
    with exact points (replayed by the engine as always), its bound covers the lines
    that close no excluded candidate;
 3. when (2) is proven, the relaxation again, over the lines that close an excluded
@@ -68,6 +70,11 @@ RESTRICTED_MOMENTS = 300
 """Closing moments (:func:`~solver.terra_nova.model.restricted.closing_moments`) the
 first restricted model keeps."""
 
+ALONE_SHARE = 0.5
+"""The first round, over the relaxation's closings alone, may use this part of the
+time left (the rounds after it need time to find lines where those closings are no
+legal line: late-2p at 3 turns, benchmarks/experiments-tn3.md, Terra Nova #83)."""
+
 GROWTH = 2
 """When a restricted model is proven but not the closing, the next round keeps this
 many times the closing moments (hinted with the best line so far)."""
@@ -103,20 +110,25 @@ def maximise(position: Position, horizon: int, params: SolveParams,
     left = _left(params)
     share = None if left is None else max(0.001, RELAXATION_SHARE * left)
     note(progress, f"bounding ({len(geo.candidates)} candidate regions)")
-    whole = _relaxed_bound(geo, params, share)
+    whole, picked = _relaxed_bound(geo, params, share)
     note(progress, f"relaxed bound {whole}")
     best: Answer | None = None
     moments, hint = RESTRICTED_MOMENTS, first
+    alone = bool(picked)  # the first round: the relaxation's closings alone
     while True:
-        keep = choose(geo, moments)
+        keep = picked if alone else choose(geo, moments, first=picked)
         try:
             step = _restricted(geo, keep, hint, params, progress, start,
-                               whole if best is None else best.bound)
+                               whole if best is None else best.bound,
+                               ALONE_SHARE if alone else 1.0)
         except KeyboardInterrupt:
             if best is None:
                 raise
             break  # Ctrl-C in a later round: the best line so far is the answer
         if step is None:
+            if alone:  # no line over the relaxation's closings alone: the usual round
+                alone = False
+                continue
             break
         answer, bound, proven = step
         bounds = [b for b in (whole, bound, None if best is None else best.bound)
@@ -131,10 +143,13 @@ def maximise(position: Position, horizon: int, params: SolveParams,
         if proven:
             best.bound = best.value
         left = _left(params)
-        if (best.optimal or answer.status != "optimal" or len(keep) == len(geo.candidates)
+        if (best.optimal or (answer.status != "optimal" and not alone)
+                or len(keep) == len(geo.candidates)
                 or (left is not None and left < ROUND_SECONDS)):
             break
-        moments, hint = moments * GROWTH, best.line
+        if not alone:
+            moments *= GROWTH
+        alone, hint = False, best.line
         note(progress, f"best {best.value} points, bound {best.bound}: "
                        f"more candidate regions")
     if best is None:
@@ -158,9 +173,10 @@ def _left(params: SolveParams) -> float | None:
 
 
 def _restricted(geo: Geometry, keep: list[int], hint, params: SolveParams,
-                progress: Progress | None, start: float,
-                known: int | None) -> tuple[Answer, int | None, bool] | None:
-    """One round: the restricted model over ``keep``, hinted with ``hint`` (``known``:
+                progress: Progress | None, start: float, known: int | None,
+                share: float = 1.0) -> tuple[Answer, int | None, bool] | None:
+    """One round: the restricted model over ``keep`` (within ``share`` of the time
+    left), hinted with ``hint`` (``known``:
     the bound proven so far, shown in progress reports), and (when it
     is proven) the relaxation over the lines that close an excluded candidate. Returns
     its answer (``status`` "optimal" when the restricted model is proven), the bound
@@ -183,7 +199,7 @@ def _restricted(geo: Geometry, keep: list[int], hint, params: SolveParams,
     run = params.with_settings(**chosen)
     left = _left(params)
     if left is not None:
-        run = run.with_time_limit(max(0.001, left - EXIT_SECONDS))
+        run = run.with_time_limit(max(0.001, min(left - EXIT_SECONDS, share * left)))
     shown = "unknown" if known is None else known
 
     def report(obj: float, best: float, wall: float) -> None:
@@ -208,8 +224,8 @@ def _restricted(geo: Geometry, keep: list[int], hint, params: SolveParams,
     excluded = [i for i in range(len(geo.candidates)) if i not in kept]
     left = _left(params)
     try:
-        rest = _relaxed_bound(geo, params, None if left is None else left - EXIT_SECONDS,
-                              require_one_of=excluded)
+        rest, _ = _relaxed_bound(geo, params, None if left is None else left - EXIT_SECONDS,
+                                 require_one_of=excluded)
     except KeyboardInterrupt:
         return answer, None, False  # Ctrl-C: the line found is still the answer, unproven
     if rest is None:
@@ -219,27 +235,33 @@ def _restricted(geo: Geometry, keep: list[int], hint, params: SolveParams,
 
 
 def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
-                   require_one_of: list[int] | None = None) -> int | None:
+                   require_one_of: list[int] | None = None) -> tuple[int | None, list[int]]:
     """CP-SAT's proven bound on a :class:`Relaxation` of ``geo`` (None: not reached
-    within the time; -1: no line closes one of ``require_one_of``); KeyboardInterrupt
-    on Ctrl-C."""
+    within the time; -1: no line closes one of ``require_one_of``) and the candidates
+    its optimum closes (none when not proven) (the first restricted model keeps them: on midgame-2p
+    and the played position at 3 turns their line reaches the bound, Terra Nova #82);
+    KeyboardInterrupt on Ctrl-C."""
     try:
         relax = Relaxation(geo, require_one_of=require_one_of or (), check=params.check)
     except NoAnswer:
-        return None
+        return None, []
     if relax.impossible:
-        return -1
+        return -1, []
     run = params.with_workers_at_most(1).with_settings(**RELAXATION_SETTINGS)
     if seconds is not None:
         run = run.with_time_limit(min(seconds, run.time_limit or seconds))
-    _, result = solve(relax.model, run)
+    solver, result = solve(relax.model, run)
     if result.interrupted:
         raise KeyboardInterrupt
     if result.status == "infeasible":
-        return -1
+        return -1, []
+    # only a proven optimum's closings: an unproven solution's (4 turns) took half
+    # the time for a worse line (played seed 1: 3 points instead of 37, #83)
+    picked = ([i for i, var in sorted(relax.closed.items()) if solver.value(var)]
+              if result.optimal else [])
     if result.bound is None:
-        return None
-    return math.floor(result.bound + 1e-6)
+        return None, picked
+    return math.floor(result.bound + 1e-6), picked
 
 
 def _first_only(position: Position, first, start: float, bound: int | None,

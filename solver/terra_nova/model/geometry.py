@@ -134,6 +134,52 @@ class Geometry:
         return start + max(0, step - (len(cand.boundary) - 1))
 
     @cached_property
+    def piece_reach(self) -> tuple[tuple[int, ...], ...]:
+        """For each own piece at the start (ascending cells): ``masks[k]`` = the cells
+        it can stand on after at most ``k`` of its own moves, ``k = 0..steps``, as
+        bitboards.
+
+        The same over-approximation as :attr:`dist`, per piece: its moves are blocked
+        only by stones and other players' pieces of the start position.
+        """
+        rays = self.position.grid.rays
+        out = []
+        for start in range(self.n):
+            if not self.own0[start]:
+                continue
+            seen = 1 << start
+            masks = [seen]
+            frontier = [start]
+            for _ in range(self.steps):
+                nxt = []
+                for c in frontier:
+                    for ray in rays[c]:
+                        for cell in ray:
+                            if self.static_block[cell]:
+                                break
+                            if not seen >> cell & 1:
+                                seen |= 1 << cell
+                                nxt.append(cell)
+                masks.append(seen)
+                frontier = nxt
+            out.append(tuple(masks))
+        return tuple(out)
+
+    def entry_costs(self, cand: Candidate) -> tuple[int, ...]:
+        """Fewest moves each own piece outside ``cand`` needs to stand inside it, ascending
+        (pieces that cannot reach it within the horizon left out; see :attr:`piece_reach`)."""
+        inside = mask_of(cand.cells)
+        costs = []
+        for masks in self.piece_reach:
+            if masks[0] & inside:
+                continue
+            for k in range(1, len(masks)):
+                if masks[k] & inside:
+                    costs.append(k)
+                    break
+        return tuple(sorted(costs))
+
+    @cached_property
     def reach(self) -> tuple[int, ...]:
         """Cells an own piece can stand on at some time of the horizon, ascending."""
         return tuple(c for c in range(self.n) if self.own_possible(c, self.steps))

@@ -56,11 +56,26 @@ from solver.terra_nova.model.turn_model import MAX_NEW_REGIONS
 
 
 def most_own_pieces(geo: Geometry, cand: Candidate) -> int:
-    """Most own pieces ``cand`` can hold when it closes within the horizon: at its
-    last stone step at the latest (:meth:`Geometry.most_own_closing`), and only on
-    cells an own piece can reach."""
+    """Most own pieces ``cand`` can hold when it closes within the horizon.
+
+    Only on cells an own piece can reach; and besides the own pieces inside at the
+    start, only pieces that moved in: a line closing ``cand`` puts a stone on each of
+    its ``|boundary|`` cells, so it makes at most ``steps - |boundary|`` moves, and a
+    piece outside stands inside only after at least its
+    :meth:`~solver.terra_nova.model.geometry.Geometry.entry_costs` moves of its own
+    (distinct pieces, distinct moves): at most as many pieces as the cheapest entry
+    costs fit in that budget. (Each move bringing one piece in gives the weaker
+    :meth:`~solver.terra_nova.model.geometry.Geometry.most_own_closing`.)"""
     reachable = sum(1 for c in cand.cells if geo.own_possible(c, geo.steps))
-    return min(reachable, geo.most_own_closing(cand, geo.steps - 1))
+    start = sum(1 for c in cand.cells if geo.own0[c])
+    budget = geo.steps - len(cand.boundary)
+    entering = 0
+    for cost in geo.entry_costs(cand):
+        if cost > budget:
+            break
+        budget -= cost
+        entering += 1
+    return min(reachable, start + entering)
 
 
 def weight(geo: Geometry, cand: Candidate, others: Sequence[int]) -> int:

@@ -26,8 +26,10 @@ def closing_moments(geo: Geometry, cand: Candidate) -> int:
     return sum(1 for s in range(cand.first_step, geo.steps) if geo.is_stone_step(s))
 
 
-def choose(geo: Geometry, moments: int) -> list[int]:
-    """The candidates a restricted model keeps: smallest boundaries first (they close
+def choose(geo: Geometry, moments: int, first: Sequence[int] = ()) -> list[int]:
+    """The candidates a restricted model keeps: ``first`` (e.g. the closings of the
+    relaxation's optimum, whose line, if legal, reaches its bound) whatever their
+    closing moments, then smallest boundaries first (they close
     with the fewest stones, so the search reaches their lines soonest), then the most
     points the player can score (:func:`~solver.terra_nova.model.relaxation.weight`),
     while the closing moments of the kept ones (:func:`closing_moments`, what the
@@ -42,9 +44,9 @@ def choose(geo: Geometry, moments: int) -> list[int]:
         others = [k for j, k in enumerate(cand.others) if j != me]
         return (len(cand.boundary), -weight(geo, cand, others), i)
 
-    kept: list[int] = []
-    used = 0
-    for i in sorted(range(len(geo.candidates)), key=order):
+    kept = list(dict.fromkeys(first))
+    used = sum(closing_moments(geo, geo.candidates[i]) for i in kept)
+    for i in sorted(set(range(len(geo.candidates))) - set(kept), key=order):
         cost = closing_moments(geo, geo.candidates[i])
         if used + cost > moments:
             break
