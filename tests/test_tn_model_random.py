@@ -122,14 +122,21 @@ def situations(position: Position, line) -> Counter:
     return seen
 
 
-def test_best_turn_matches_exhaustive_search():
-    sample = positions(210, first_seed=1000)
-    seen: Counter = Counter()
+def checked_best_turns(sample: list[Position]):
+    """Each position with the model's best turn and the exhaustive search's, after
+    asserting that the model proved it and that both keys (points, tie-breaks) agree."""
     for number, position in enumerate(sample):
         truth = exhaustive.best_turn(position)
         answer = solve_puzzle(position, None, PARAMS)
         assert answer.optimal, number
         assert answer.key == tuple(truth.key), (number, answer.line, truth.line)
+        yield position, answer, truth
+
+
+def test_best_turn_matches_exhaustive_search():
+    sample = positions(210, first_seed=1000)
+    seen: Counter = Counter()
+    for position, answer, truth in checked_best_turns(sample):
         seen += situations(position, answer.line)
         seen += situations(position, truth.line)
     for what in ("players=2", "players=3", "players=4", "stones_left=0", "stones_left=1",
@@ -144,11 +151,7 @@ def test_best_turn_with_open_last_move_matches_exhaustive_search():
     off the solution, also after a piece came back to its starting cell."""
     sample = positions(70, first_seed=20000, cells=(25, 56), own_pieces=(4, 9))
     seen: Counter = Counter()
-    for number, position in enumerate(sample):
-        truth = exhaustive.best_turn(position)
-        answer = solve_puzzle(position, None, PARAMS)
-        assert answer.optimal, number
-        assert answer.key == tuple(truth.key), (number, answer.line, truth.line)
+    for position, answer, _ in checked_best_turns(sample):
         if Geometry(position, 1).surely_movable(2):
             seen["open"] += 1
             first, second = answer.line[0][:2]
