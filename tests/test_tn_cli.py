@@ -89,14 +89,14 @@ def test_render_refuses_what_show_refuses(tmp_path, case):
     assert not out.exists()
 
 
-def test_verify_names_an_unparsable_solution_line_as_show_does(tmp_path):
+def test_verify_and_solve_name_an_unparsable_solution_line_as_show_does(tmp_path):
     path = write(tmp_path, BAD["turn string"][0])
     messages = []
-    for command in ("show", "verify"):
+    for command in ("show", "verify", "solve"):
         result = run(command, path)
         assert result.exit_code == 2, result.output
         messages.append(result.stderr.strip())
-    assert messages[0] == messages[1]
+    assert messages[0] == messages[1] == messages[2]
     assert "[solution] line, turn 1, action 'c1'" in messages[1]
 
 

@@ -164,6 +164,8 @@ def solve(file: Path, turns: int | None, params: SolveParams, as_json: bool,
     """Solve the puzzle in ``file``; print the board before/after, the line and the proof status."""
     with _located(file):
         position = read_position(file)
+        if position.solution is not None:
+            _claimed_line(file, position)
         with screen.status("solving…") as status:
             answer = library.solve_puzzle(position, turns, params,
                                           progress=lambda text: status.update(f"solving: {text}"))
