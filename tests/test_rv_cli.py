@@ -169,3 +169,16 @@ def test_play_one_board_for_several_players():
     assert "yellow" in result.output and "blue" in result.output
     assert run("play", board).exit_code == 2
     assert run("play", board, board, "--players", "3").exit_code == 2
+
+
+def test_play_rounds_fit_80_columns_one_line_each():
+    """The rounds table names a draw's board by name only (its owner is in the boards'
+    headings and the scores): with three boards every round is one line at 80 columns."""
+    files = [str(BOARDS / f"{n}.toml") for n in ("savanna", "riverbend", "crater")]
+    result = CliRunner().invoke(main, ["play", *files, "--seed", "1"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    rounds = result.output.split("\nsavanna (red)")[0].splitlines()
+    title, header, rows = rounds[0], rounds[1], rounds[2:]
+    assert "rounds" in title and "red" in header
+    assert rows and all(line.split()[0].isdigit() for line in rows if line.strip())
+    assert max(len(line.rstrip()) for line in rounds) <= 80

@@ -157,7 +157,7 @@ def play(files: tuple[Path, ...], players: int | None, seed: int,
     rules = Rules(stops_block_all_colours=stops_block_all_colours)
     result = play_game(positions, colours, random.Random(seed), rules=rules)
     labels = [f"{escape(name)} ({colour})" for name, colour in zip(names, colours, strict=True)]
-    screen.print(_rounds_table(result, labels))
+    screen.print(_rounds_table(result, [escape(name) for name in names]))
     for label, board in zip(labels, result.boards, strict=True):
         screen.print(Text(f"\n{label}", style="bold"))
         screen.print(render_board(board))
@@ -165,7 +165,9 @@ def play(files: tuple[Path, ...], players: int | None, seed: int,
     return 0
 
 
-def _rounds_table(result: GameResult, labels: list[str]) -> Table:
+def _rounds_table(result: GameResult, boards: list[str]) -> Table:
+    """One row per round: each player's draw and the board it went on (by name only, so
+    that a row fits 80 columns; the boards' headings and the scores give their owners)."""
     table = Table(title=f"{len(result.rounds)} rounds (game ended by {result.ended_by})",
                   header_style="bold", box=None, pad_edge=False)
     table.add_column("#", justify="right")
@@ -180,7 +182,7 @@ def _rounds_table(result: GameResult, labels: list[str]) -> Table:
             grid = result.boards[turn.board].grid
             glyph = ("●" if isinstance(turn.draw, DrawStop) else
                      "▲" if isinstance(turn.draw, DrawTent) else "─")
-            row.append(f"{glyph} {format_draw(turn.draw, grid)} [dim]@{labels[turn.board]}[/]")
+            row.append(f"{glyph} {format_draw(turn.draw, grid)} [dim]@{boards[turn.board]}[/]")
         table.add_row(*row)
     return table
 
