@@ -18,8 +18,9 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from solver.cpsat import SolveParams
-from solver.errors import BuildTimeout
+from solver.errors import BuildTimeout, NoAnswer
 from solver.terra_nova.engine import turns as engine
+from solver.terra_nova.model.geometry import Geometry
 from solver.terra_nova.model.turn_model import TurnModel
 from solver.terra_nova.notation import Turn, format_turn
 from solver.terra_nova.position import Position
@@ -91,6 +92,21 @@ def unbuilt(horizon: int, params: SolveParams) -> BuildTimeout:
     (bad input: the request cannot be answered in that time, so exit 2)."""
     return BuildTimeout.of(f"{horizon}-turn model", params.time_limit,
                            "give more --time-limit or fewer --turns")
+
+
+def candidates_in_time(position: Position, horizon: int, params: SolveParams,
+                       progress: Progress | None) -> tuple[list[Turn], Geometry]:
+    """The engine's first line (the hint) and the model's geometry with its candidate
+    regions found, both under the command's deadline; :class:`BuildTimeout` (via
+    :func:`unbuilt`) when they are not done within it."""
+    note(progress, "finding candidate regions")
+    try:
+        first = first_line(position, horizon, params)
+        geo = Geometry(position, horizon, check=params.check)
+        geo.candidates  # noqa: B018 -- the search, under the deadline
+    except NoAnswer:
+        raise unbuilt(horizon, params) from None
+    return first, geo
 
 
 def time_up(position: Position, kind: str, line: list[Turn], start: float,

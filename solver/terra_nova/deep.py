@@ -36,11 +36,10 @@ from solver.errors import EngineDisagreement, NoAnswer
 from solver.terra_nova.answers import (
     Answer,
     Progress,
-    first_line,
+    candidates_in_time,
     model_answer,
     note,
     time_up,
-    unbuilt,
 )
 from solver.terra_nova.model.geometry import Geometry
 from solver.terra_nova.model.relaxation import Relaxation
@@ -73,7 +72,7 @@ first restricted model keeps."""
 ALONE_SHARE = 0.5
 """The first round, over the relaxation's closings alone, may use this part of the
 time left (the rounds after it need time to find lines where those closings are no
-legal line: late-2p at 3 turns, benchmarks/experiments-tn3.md, Terra Nova #83)."""
+legal line: late-2p at 3 turns, benchmarks/EXPERIMENTS.md, Terra Nova #83)."""
 
 GROWTH = 2
 """When a restricted model is proven but not the closing, the next round keeps this
@@ -100,13 +99,7 @@ def maximise(position: Position, horizon: int, params: SolveParams,
              progress: Progress | None, start: float) -> Answer:
     """The closing's answer (see the module doc); BuildTimeout when not even the
     candidate search ends within the time limit."""
-    note(progress, "finding candidate regions")
-    try:
-        first = first_line(position, horizon, params)
-        geo = Geometry(position, horizon, check=params.check)
-        geo.candidates  # noqa: B018 -- the search, under the deadline
-    except NoAnswer:
-        raise unbuilt(horizon, params) from None
+    first, geo = candidates_in_time(position, horizon, params, progress)
     left = _left(params)
     share = None if left is None else max(0.001, RELAXATION_SHARE * left)
     note(progress, f"bounding ({len(geo.candidates)} candidate regions)")
@@ -238,9 +231,9 @@ def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
                    require_one_of: list[int] | None = None) -> tuple[int | None, list[int]]:
     """CP-SAT's proven bound on a :class:`Relaxation` of ``geo`` (None: not reached
     within the time; -1: no line closes one of ``require_one_of``) and the candidates
-    its optimum closes (none when not proven) (the first restricted model keeps them: on midgame-2p
-    and the played position at 3 turns their line reaches the bound, Terra Nova #82);
-    KeyboardInterrupt on Ctrl-C."""
+    its optimum closes, none when it is not proven (the first restricted model keeps
+    them: on midgame-2p and the played position at 3 turns their line reaches the
+    bound, Terra Nova #82); KeyboardInterrupt on Ctrl-C."""
     try:
         relax = Relaxation(geo, require_one_of=require_one_of or (), check=params.check)
     except NoAnswer:

@@ -27,13 +27,12 @@ from solver.errors import NoAnswer
 from solver.terra_nova.answers import (
     Answer,
     Progress,
-    first_line,
+    candidates_in_time,
     model_answer,
     note,
     time_up,
     unbuilt,
 )
-from solver.terra_nova.model.geometry import Geometry
 from solver.terra_nova.model.halves import no_full_boundary, one_full_boundary
 from solver.terra_nova.model.turn_model import TurnModel
 from solver.terra_nova.position import Position
@@ -110,13 +109,7 @@ def maximise(position: Position, horizon: int, params: SolveParams,
     no line in either half (the halves leave out lines worth nothing to the player:
     the caller then solves the whole model). BuildTimeout when the models are not
     built within the time limit."""
-    note(progress, "finding candidate regions")
-    try:
-        first = first_line(position, horizon, params)
-        geo = Geometry(position, horizon, check=params.check)
-        geo.candidates  # noqa: B018 -- the search, under the deadline
-    except NoAnswer:
-        raise unbuilt(horizon, params) from None
+    first, geo = candidates_in_time(position, horizon, params, progress)
     build = time.perf_counter() - start
     stop = Stop()
     lock = threading.Lock()
