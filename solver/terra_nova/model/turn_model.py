@@ -32,7 +32,7 @@ This module shares no legality or scoring code with the reference engine.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import combinations, pairwise
 
@@ -362,24 +362,18 @@ class TurnModel:
         starts: dict[int, list[Lit]] = {}
         stops: dict[int, list[Lit]] = {}
         entered: dict[int, list[Lit]] = {}
-        for a in self.reach:
-            if own[a] is False:
-                continue
-            for d in range(6):
-                b = int(table[a, d])
-                if b < 0 or geo.static_block[b]:
-                    continue
-                paths = [(b,)]
-                if geo.own0[b]:
-                    after = int(table[b, d])
-                    if after >= 0 and not geo.static_block[after]:
-                        paths.append((b, after))
-                for path in paths:
-                    var = self._bool(f"step_{s}_{d}_{a}_{len(path)}")
-                    starts.setdefault(a, []).append(var)
-                    stops.setdefault(path[-1], []).append(var)
-                    for c in path:
-                        entered.setdefault(c, []).append(var)
+        for a, d, b in self._first_cells(s):
+            paths = [(b,)]
+            if geo.own0[b]:
+                after = int(table[b, d])
+                if after >= 0 and not geo.static_block[after]:
+                    paths.append((b, after))
+            for path in paths:
+                var = self._bool(f"step_{s}_{d}_{a}_{len(path)}")
+                starts.setdefault(a, []).append(var)
+                stops.setdefault(path[-1], []).append(var)
+                for c in path:
+                    entered.setdefault(c, []).append(var)
         src_of = self._one_of(f"from_{s}", starts)
         for a, var in src_of.items():
             m.add_implication(var, own[a])
@@ -388,6 +382,20 @@ class TurnModel:
         self.dst_of.append(dst_of)
         self._entered_cells_free(s, entered)
         return src_of, dst_of
+
+    def _first_cells(self, s: int) -> Iterator[tuple[int, int, int]]:
+        """``(a, d, b)`` for each cell ``a`` an own piece may stand on before step ``s``
+        and each direction ``d`` whose neighbour ``b`` nothing static blocks: the first
+        cell of every move that step may make."""
+        own = self.own[s]
+        table = self.grid.neighbour_table
+        for a in self.reach:
+            if own[a] is False:
+                continue
+            for d in range(6):
+                b = int(table[a, d])
+                if b >= 0 and not self.geo.static_block[b]:
+                    yield a, d, b
 
     def _one_of(self, name: str, options: dict[int, list[Lit]]) -> dict[int, Lit]:
         """Per cell, a literal "one of its (mutually exclusive) move literals holds": the
@@ -456,15 +464,8 @@ class TurnModel:
             return
         geo = self.geo
         own = self.own[s]
-        table = self.grid.neighbour_table
-        for a in self.reach:
-            if own[a] is False:
-                continue
-            for d in range(6):
-                b = int(table[a, d])
-                if b < 0 or geo.static_block[b]:
-                    continue
-                self._clause([~is_none, negate(own[a]), own.get(b, False), self._stone_at(s, b)])
+        for a, _, b in self._first_cells(s):
+            self._clause([~is_none, negate(own[a]), own.get(b, False), self._stone_at(s, b)])
         supply_ok = self._supply_ok(s) if s % ACTIONS_PER_TURN > 0 else False
         if supply_ok is False:
             return
