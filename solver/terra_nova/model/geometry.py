@@ -18,8 +18,7 @@ no rule about turns or scoring (those are constraints in ``model.py``).
 from __future__ import annotations
 
 import copy
-from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -101,22 +100,11 @@ class Geometry:
         one is removed only when its region closes, after which the region is
         walled by stones and unreachable). Own pieces are ignored as blockers.
         """
-        rays = self.position.grid.rays
         dist = [UNREACHABLE] * self.n
-        queue = deque()
-        for c in range(self.n):
-            if self.own0[c]:
-                dist[c] = 0
-                queue.append(c)
-        while queue:
-            c = queue.popleft()
-            for ray in rays[c]:
-                for nxt in ray:
-                    if self.static_block[nxt]:
-                        break
-                    if dist[nxt] == UNREACHABLE:
-                        dist[nxt] = dist[c] + 1
-                        queue.append(nxt)
+        starts = [c for c in range(self.n) if self.own0[c]]
+        for k, layer in enumerate(self._move_layers(starts)):
+            for c in layer:
+                dist[c] = k
         return tuple(dist)
 
     def own_possible(self, cell: int, tau: int) -> bool:
@@ -142,28 +130,41 @@ class Geometry:
         The same over-approximation as :attr:`dist`, per piece: its moves are blocked
         only by stones and other players' pieces of the start position.
         """
-        rays = self.position.grid.rays
         out = []
         for start in range(self.n):
             if not self.own0[start]:
                 continue
-            seen = 1 << start
-            masks = [seen]
-            frontier = [start]
-            for _ in range(self.steps):
-                nxt = []
-                for c in frontier:
-                    for ray in rays[c]:
-                        for cell in ray:
-                            if self.static_block[cell]:
-                                break
-                            if not seen >> cell & 1:
-                                seen |= 1 << cell
-                                nxt.append(cell)
+            masks, seen = [], 0
+            for layer in self._move_layers([start], self.steps):
+                seen |= mask_of(layer)
                 masks.append(seen)
-                frontier = nxt
+            masks += [seen] * (self.steps + 1 - len(masks))
             out.append(tuple(masks))
         return tuple(out)
+
+    def _move_layers(self, starts: list[int], limit: int | None = None) -> Iterator[list[int]]:
+        """The cells first reached after 0, 1, 2, … straight moves from ``starts`` (at
+        most ``limit`` moves), a list per number of moves; moves are blocked only by
+        :attr:`static_block` (see :attr:`dist`)."""
+        rays = self.position.grid.rays
+        seen = set(starts)
+        layer = list(starts)
+        moves = 0
+        while layer:
+            yield layer
+            if limit is not None and moves == limit:
+                return
+            moves += 1
+            nxt = []
+            for c in layer:
+                for ray in rays[c]:
+                    for cell in ray:
+                        if self.static_block[cell]:
+                            break
+                        if cell not in seen:
+                            seen.add(cell)
+                            nxt.append(cell)
+            layer = nxt
 
     def entry_costs(self, cand: Candidate) -> tuple[int, ...]:
         """Fewest moves each own piece outside ``cand`` needs to stand inside it, ascending
