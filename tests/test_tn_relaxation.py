@@ -74,7 +74,7 @@ def test_relaxation_bounds_the_closing():
             checked += 1
     assert checked >= 45
     # the bound is not trivially loose: 27 of 55 tight with the entry costs (16 with
-    # one piece in per move, benchmarks/experiments-tn3.md)
+    # one piece in per move, benchmarks/EXPERIMENTS.md, Terra Nova #80)
     assert tight >= 2 * checked // 5
 
 

@@ -155,7 +155,9 @@ instead of the whole model on two workers. ``solve_puzzle`` end to end, wall s a
 0 / 1, whole model -> halves, alternated at load 4-6: late-2p 35.2 / 34.6 -> 22.2 / 26.0,
 midgame-2p 36.7 / 26.9 -> 35.1 / 29.2, the played depth-suite position 28.6 / 24.6 ->
 23.4 / 28.3 (benchmarks/EXPERIMENTS.md, Terra Nova #75; single-thread figures at
-:data:`HALVES_PRIMAL`)."""
+:data:`HALVES_PRIMAL`). On the idle machine, same hour, two runs each, halves / whole
+model: late-2p 9.0, 9.3 / 13.2, 14.0 s; midgame-2p 11.6, 11.0 / 11.3, 9.0 s (no gain
+there; EXPERIMENTS.md, idle figures of session 9)."""
 
 HALVES_PRIMAL: dict[str, Any] = {
     "cp_model_probing_level": PROBING_LEVEL,
