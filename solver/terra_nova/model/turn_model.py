@@ -333,16 +333,10 @@ class TurnModel:
                     continue  # a path's last cell: entering it is stopping there
                 out = start.get(c, 0) + (ent[c] - stop[c] if c in ent else 0)
                 m.add(ent[nxt] == out)
-        src_of = self._one_of(f"from_{s}", starts)
-        for a, var in src_of.items():
-            m.add_implication(var, own[a])
-        dst_of = self._one_of(f"to_{s}", stops)
-        self.src_of.append(src_of)
-        self.dst_of.append(dst_of)
         entered: dict[int, list[Lit]] = {}
         for (_d, c), var in enter.items():
             entered.setdefault(c, []).append(var)
-        self._entered_cells_free(s, entered)
+        src_of, dst_of = self._ends_of_move(s, starts, stops, entered)
         return src_of, dst_of
 
     def _short_moves(self, s: int) -> tuple[dict[int, Lit], dict[int, Lit]]:
@@ -356,8 +350,7 @@ class TurnModel:
         then ``k >= 2`` and the two-cell version lands on a free cell that is not.
         Every move kept here is a legal move. Same literals as :meth:`_moves`.
         """
-        geo, m = self.geo, self.model
-        own = self.own[s]
+        geo = self.geo
         table = self.grid.neighbour_table
         starts: dict[int, list[Lit]] = {}
         stops: dict[int, list[Lit]] = {}
@@ -374,9 +367,16 @@ class TurnModel:
                 stops.setdefault(path[-1], []).append(var)
                 for c in path:
                     entered.setdefault(c, []).append(var)
+        return self._ends_of_move(s, starts, stops, entered)
+
+    def _ends_of_move(self, s: int, starts: dict[int, list[Lit]], stops: dict[int, list[Lit]],
+                      entered: dict[int, list[Lit]]) -> tuple[dict[int, Lit], dict[int, Lit]]:
+        """Step ``s``'s "the move starts on / ends on cell c" literals from its move
+        literals by cell (a move starts only where an own piece stands), recorded in
+        :attr:`src_of` / :attr:`dst_of`; the cells a move passes must be free."""
         src_of = self._one_of(f"from_{s}", starts)
         for a, var in src_of.items():
-            m.add_implication(var, own[a])
+            self.model.add_implication(var, self.own[s][a])
         dst_of = self._one_of(f"to_{s}", stops)
         self.src_of.append(src_of)
         self.dst_of.append(dst_of)
