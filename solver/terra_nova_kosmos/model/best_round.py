@@ -34,11 +34,11 @@ from solver.cpsat.objectives import Goal, Lexicographic, lexicographic
 from solver.terra_nova_kosmos.model.geometry import Geometry
 from solver.terra_nova_kosmos.model.last_round import (
     KINDS,
+    Builder,
     State,
     Step,
     Unsupported,
-    _Builder,
-    _on,
+    is_on,
     plan,
     read_line,
 )
@@ -91,7 +91,7 @@ def refusal(position: Position) -> str | None:
     return unsupported(position.replace(round=ROUNDS))
 
 
-class _BestRoundBuilder(_Builder):
+class _BestRoundBuilder(Builder):
     """The last-round builder with the pass, the scoring and the objective of a round."""
 
     def __init__(self, position: Position, objective: str,
@@ -177,7 +177,7 @@ def read_best_line(br: BestRound, solver: cp_model.CpSolver) -> list[Turn]:
     """The solution as turns in notation, the pass with the tile taken."""
     turns = read_line(br, solver)  # type: ignore[arg-type]
     passing = len(turns)
-    tile = next(t for t, v in br.takes[passing].items() if _on(solver, v))
+    tile = next(t for t, v in br.takes[passing].items() if is_on(solver, v))
     closing = br.closing if isinstance(br.closing, int) else solver.value(br.closing)
     after = (Exchange("*", closing),) if closing else ()
     turns[-1] = replace(turns[-1], action=Action("pass", tile=tile), after=after)
