@@ -152,6 +152,7 @@ class Builder(TownRules, Economy, Ending):
 
     # ---- small helpers
     def bool(self, name: str) -> cp_model.IntVar:
+        """A new Boolean variable."""
         return self.m.new_bool_var(name)
 
     def both(self, a: Any, b: Any, name: str) -> Any:
@@ -192,9 +193,11 @@ class Builder(TownRules, Economy, Ending):
 
     @staticmethod
     def lin(lits: list[Any]) -> Any:
+        """The sum of literals, constants (True/False) counted as 1/0."""
         return sum((1 if x is True else 0) if isinstance(x, bool) else x for x in lits)
 
     def reify_ge(self, expr: Any, k: int, name: str) -> Any:
+        """A Boolean equal to ``expr >= k``."""
         v = self.bool(name)
         self.m.add(expr >= k).only_enforce_if(v)
         self.m.add(expr <= k - 1).only_enforce_if(~v)
@@ -214,6 +217,7 @@ class Builder(TownRules, Economy, Ending):
 
     # ---- the position as state 0
     def initial_state(self) -> State:
+        """The position as state 0 (constants)."""
         p, g = self.p, self.g
         kinds = [p.buildings[c].kind if p.buildings[c] else None for c in g.nodes]
         house = [k == "house" for k in kinds]
@@ -234,6 +238,7 @@ class Builder(TownRules, Economy, Ending):
 
     # ---- the steps
     def build(self) -> LastRound:
+        """The whole model: state 0, the steps to the pass, the end."""
         s = self.initial_state()
         self.states.append(s)
         for t in range(1, self.T + 1):
@@ -246,6 +251,7 @@ class Builder(TownRules, Economy, Ending):
         return self.finish()
 
     def available(self, kind: str, prev: State) -> bool:
+        """Whether an action kind can be taken at all in this position (else no variable)."""
         p, fid = self.p, self.fid
         if kind in POWER_ACTIONS:
             return kind not in p.power_actions_used
@@ -266,6 +272,7 @@ class Builder(TownRules, Economy, Ending):
         return True
 
     def step(self, t: int, prev: State) -> tuple[Step, State]:
+        """The variables and rules of step ``t`` and the state after it."""
         m = self.m
         kind = {k: (self.bool(f"{k}_{t}") if self.available(k, prev) else False) for k in KINDS}
         m.add_exactly_one([v for v in kind.values() if v is not False])
@@ -418,6 +425,7 @@ class Builder(TownRules, Economy, Ending):
                     else [self.any_of(edges, f"anyedge_{t}")])
 
     def bridges(self, t: int, step: Step, prev: State, nxt: State) -> None:
+        """Bridges placed by the step: on free spots next to a P building."""
         m, g = self.m, self.g
         kinds = [step.kind[b] for b in BRIDGING]
         if all(x is False for x in kinds):
@@ -546,6 +554,8 @@ class Builder(TownRules, Economy, Ending):
         return self.any_of(lits, f"foreign_{i}")
 
     def kontor_cost(self, t: int, step: Step, prev: State) -> Any:
+        """Money an upgrade to a Kontor costs (cheaper next to another faction; Feline's
+        prices once its left palace stands)."""
         m = self.m
         if step.kind["upgrade-k"] is False:
             return 0

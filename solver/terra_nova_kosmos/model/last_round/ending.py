@@ -106,6 +106,7 @@ class Ending:
         return self.gain(end.bowls, power, "druid_pass")
 
     def finish(self) -> LastRound:
+        """The end of the model: limits, final scoring and the lexicographic objective."""
         m = self.m
         self.round_limits()
         end = self.states[-1]

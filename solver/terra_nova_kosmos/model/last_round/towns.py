@@ -47,6 +47,8 @@ class TownRules:
         return out
 
     def town_edges_static(self) -> dict[int, list[int]]:
+        """Per node: its neighbours in the town graph of the position (sides, bridges,
+        Seebären links)."""
         g = self.g
         edges: dict[int, list[int]] = {i: list(g.side[i]) for i in range(g.size)}
         for i, j in sorted(g.old_bridges | self.static_links):
