@@ -203,14 +203,13 @@ def _read_puzzle(table: Any, text: str, path: str | Path | None) -> Puzzle | Non
     if kind not in PUZZLE_KINDS:
         raise fail(f"puzzle kind {kind!r} is not one of {', '.join(PUZZLE_KINDS)}", "kind")
     turns = table.get("turns")
-    objective = table.get("objective")
     target = table.get("target")
     if kind == "best-turn":
         for key in ("turns", "objective", "target"):
             if key in table:
                 raise fail(f"'{key}' belongs to closing puzzles, not best-turn", key)
         return Puzzle(kind="best-turn")
-    objective = require_type(objective or "max-points", str, "puzzle.objective",
+    objective = require_type(table.get("objective", "max-points"), str, "puzzle.objective",
                              text=text, path=path)
     if objective not in OBJECTIVES:
         raise fail(f"objective {objective!r} is not one of {', '.join(OBJECTIVES)}", "objective")
