@@ -304,6 +304,23 @@ def read_solution_table(
     return Solution(value, tuple(items))
 
 
+SEEDS = (-(2**31), 2**31 - 1)
+"""The range of a seed in a file (as ``--seed`` takes it)."""
+
+
+def check_numbers(table: Mapping[str, Any], ranges: Mapping[str, tuple[int, int]],
+                  what: str) -> None:
+    """Refuse a value of ``table`` under a key of ``ranges`` that is not a whole number
+    (a bool is none) from its range's low to its high end, with an InputError
+    ``"{what} 'key' must be …"``; for tables read without their text (a bench
+    recipe), so the caller adds the file and the place."""
+    for key, (low, high) in ranges.items():
+        value = table.get(key, low)
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            raise InputError(f"{what} '{key}' must be a whole number from {low} to {high}, "
+                             f"not {value!r}")
+
+
 def board_text_line(text: str, key: str, row: int) -> int | None:
     """1-based file line of the ``row``-th (0-based) non-blank line of multi-line string ``key``."""
     start = key_line(text, key)

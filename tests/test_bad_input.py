@@ -8,8 +8,9 @@ traceback; ``batch`` gives the same message as its file's error line.
 
 The cases marked "failed before its fix" found a bug in the 2026-11-27 audit:
 a line number pointing into another table (``[elements.blue] stops`` reported on
-``[elements.red]``'s line, ``[solution] draws`` on the top-level ``draws``), a
-Terra Nova ``objective = 0`` read as
+``[elements.red]``'s line, ``[solution] draws`` on the top-level ``draws``, every
+bench ``[[case]]`` on the first one), bench suites whose ``[suite]``, ``case`` or
+recipe had the wrong shape (tracebacks), a Terra Nova ``objective = 0`` read as
 the default, KOSMOS duplicates merged silently and numbers so large that CP-SAT's
 sums overflowed, and files starting with a byte-order mark.
 """
@@ -273,6 +274,72 @@ draws = []
     ("stops", 10)])
 def test_key_line_finds_a_key_in_its_own_table(key, line):
     assert key_line(KEYED, key) == line
+
+
+# ---------------------------------------------------------------- bench suites
+
+SUITE = """[suite]
+time_limit = 5
+cap = 2
+
+[[case]]
+name = "rv"
+game = "rift-valley"
+kind = "max-score"
+position = "positions/rift-valley/midgame-identical.toml"
+
+[[case]]
+name = "tnk"
+game = "terra-nova-kosmos"
+kind = "last-round"
+recipe = { rows = 3, cols = 4, money = 7, buildings = 4, seed = 11 }
+"""
+TN_RECIPE = ('[[case]]\nname = "tn"\ngame = "terra-nova"\nkind = "best-turn"\n'
+             "recipe = { rows = 6, cols = 7, pieces = 2, turns_played = 4, seed = 5 }\n")
+RV_RECIPE = ('[[case]]\nname = "rv"\ngame = "rift-valley"\nkind = "max-score"\n'
+             "recipe = { random_board = 1, rows = 8, cols = 8, rounds = 2, seed = 1 }\n")
+
+
+@pytest.mark.parametrize(("text", "needle"), [
+    # each failed before its fix with a traceback
+    ("suite = 1\n" + SUITE.split("\n", 3)[3],
+     "line 1 (key 'suite'): 'suite' must be dict, not int"),
+    ("case = 1\n", "line 1 (key 'case'): 'case' must be list, not int"),
+    ("case = [1]\n", "line 1 (key 'case.1'): 'case.1' must be dict, not int"),
+    (SUITE.replace("rows = 3", 'rows = "x"'),
+     "case 'tnk': recipe key 'rows' must be a whole number from 1 to 9, not 'x'"),
+    (SUITE.replace("buildings = 4", "buildings = 0"), "recipe key 'buildings' must be"),
+    (SUITE.replace("seed = 11", "seed = true"), "recipe key 'seed' must be"),
+    (TN_RECIPE.replace("rows = 6", "rows = 1.5"), "case 'tn': recipe key 'rows' must be"),
+    (TN_RECIPE.replace("seed = 5", 'seed = 5, board = 3'), "recipe key 'board' must be a file"),
+    (RV_RECIPE.replace("rows = 8", "rows = 1000000000000000"),
+     "case 'rv': recipe key 'rows' must be a whole number from 8 to 30"),
+    (RV_RECIPE.replace("seed = 1", "seed = 1, players = 2, player = 3"),
+     "recipe key 'player' is a seat from 0 to 1, not 3"),
+    # each failed before its fix: the place was the first [[case]]'s line
+    (SUITE.replace('name = "tnk"', "name = 4"),
+     "line 12 (key 'case.2.name'): 'case.2.name' must be str, not int"),
+    (SUITE.replace('name = "tnk"', 'name = "rv"'),
+     "line 12 (key 'case.2.name'): two cases are named 'rv'"),
+    (SUITE.replace('kind = "last-round"', 'kind = "best-turn"'),
+     "line 14 (key 'case.2.kind'): case 2: terra-nova-kosmos has no kind 'best-turn'"),
+    (SUITE.replace("[[case]]\nname = \"tnk\"", "[[case]]\nbogus = 1\nname = \"tnk\""),
+     "line 12 (key 'case.2.bogus'): unknown key 'case.2.bogus'"),
+    (SUITE.replace('name = "tnk"\n', ""), "line 11 (key 'case.2'): case 2 has no 'name'"),
+    (SUITE.replace("time_limit = 5", "time_limit = -1"),
+     "line 2 (key 'suite.time_limit'): 'suite.time_limit' must be more than 0 seconds"),
+    (SUITE.replace("cap = 2", 'cap = "2"'),
+     "line 3 (key 'suite.cap'): 'suite.cap' must be int or float, not str"),
+])
+def test_a_broken_suite_is_one_located_error(tmp_path, text, needle):
+    path = tmp_path / "suite.toml"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["bench", "--suite-file", str(path), "--workers", "1",
+                                       "--time-limit", "1", "--cap", "1"])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"error: {path}: ") and needle in last, (needle, result.stderr)
 
 
 # ---------------------------------------------------------------- KOSMOS duplicates
