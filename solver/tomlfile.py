@@ -304,8 +304,9 @@ def read_solution_table(
     return Solution(value, tuple(items))
 
 
-SEEDS = (-(2**31), 2**31 - 1)
-"""The range of a seed in a file (as ``--seed`` takes it)."""
+SEEDS = (-(2**63), 2**64 - 1)
+"""The range of a seed in a file or recipe: 64 bits (the generator's candidate seeds,
+:func:`solver.puzzlegen.candidate_seed`, take all of them)."""
 
 
 def check_numbers(table: Mapping[str, Any], ranges: Mapping[str, tuple[int, int]],
