@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -372,3 +373,19 @@ def test_read_text_names_the_line_of_a_byte_that_is_not_utf8(tmp_path):
     assert str(error.value) == (f"{path}: line 3: not UTF-8 text (byte 0xe4); save the file "
                                 "as UTF-8")
 
+
+# ---------------------------------------------------------------- generate --time-limit
+
+# failed before its fix: generate had no --time-limit (a hard Rift Valley run took 29 min)
+def test_generate_time_limit_ends_the_run_like_ctrl_c_with_exit_3(tmp_path):
+    start = time.monotonic()
+    result = CliRunner().invoke(main, ["generate", "rift-valley", "--difficulty", "hard",
+                                       "--count", "5", "--seed", "3", "--workers", "1",
+                                       "--out", str(tmp_path), "--time-limit", "2"])
+    assert result.exit_code == 3, result.output
+    assert time.monotonic() - start < 15  # one candidate alone takes seconds of CPU
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("time limit (2 s): ") and f"of 5 puzzle(s) written in {tmp_path}" \
+        in last, result.stderr
+    for written in tmp_path.glob("*.toml"):  # only complete files
+        assert "[solution]" in written.read_text(encoding="utf-8")
