@@ -389,3 +389,39 @@ def test_generate_time_limit_ends_the_run_like_ctrl_c_with_exit_3(tmp_path):
         in last, result.stderr
     for written in tmp_path.glob("*.toml"):  # only complete files
         assert "[solution]" in written.read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- bench --from
+
+RECORD = {"case": "rv-identical-midgame", "game": "rift-valley", "kind": "max-score",
+          "cells": 64, "players": 3, "horizon": 5, "value": [19], "optimal": True, "length": 5,
+          "cpsat_s": 0.04, "cpsat_runs": [0.04], "exhaustive_s": 0.03, "exhaustive": "done",
+          "exhaustive_value": [19], "agree": True, "ratio": 0.8, "cap": 1.0,
+          "stats": {"branches": 154}, "cpsat": "answered", "bound": 19}
+
+
+# each failed before its fix with a traceback (or drew the table from nonsense)
+@pytest.mark.parametrize(("key", "value", "needle"), [
+    ("cpsat_s", "x", "'cpsat_s' = 'x' is not float"),
+    ("ratio", "fast", "'ratio' = 'fast' is not float or null"),
+    ("horizon", [1], "'horizon' = [1] is not int or null"),
+    ("value", "x", "'value' = 'x' is not a list of int"),
+    ("optimal", 1, "'optimal' = 1 is not bool"),
+    ("game", "chess", "unknown game 'chess'"),
+])
+def test_a_saved_bench_run_with_a_wrong_field_is_one_located_error(tmp_path, key, value,
+                                                                    needle):
+    saved = tmp_path / "run.json"
+    saved.write_text(json.dumps({"suite": "quick", "cases": [RECORD, {**RECORD, key: value}]}))
+    result = CliRunner().invoke(main, ["bench", "--from", str(saved)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == f"error: {saved}: case 2: not a bench record: {needle}\n"
+
+
+def test_a_saved_bench_run_reads_back(tmp_path):
+    saved = tmp_path / "run.json"
+    capped = {**RECORD, "case": "capped", "horizon": None, "exhaustive_s": None,
+              "exhaustive": "capped", "exhaustive_value": None, "agree": None, "ratio": None}
+    saved.write_text(json.dumps({"suite": "quick", "cases": [RECORD, capped]}))
+    result = CliRunner().invoke(main, ["bench", "--from", str(saved)])
+    assert result.exit_code == 0, result.output
