@@ -425,3 +425,13 @@ def test_a_saved_bench_run_reads_back(tmp_path):
     saved.write_text(json.dumps({"suite": "quick", "cases": [RECORD, capped]}))
     result = CliRunner().invoke(main, ["bench", "--from", str(saved)])
     assert result.exit_code == 0, result.output
+
+
+# failed before its fix: "line 6 (key 'board'): unknown key 'board' (allowed here: areas, …)"
+def test_play_with_a_board_of_another_game_names_the_game():
+    other = POSITIONS / "terra-nova" / "setup-2p.toml"
+    result = CliRunner().invoke(main, ["play", str(POSITIONS / "rift-valley" / "boards" /
+                                                  "savanna.toml"), str(other)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (f"error: {other}: line 1 (key 'game'): 'game' must be "
+                             "\"rift-valley\" here, not 'terra-nova'\n")

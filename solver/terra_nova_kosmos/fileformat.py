@@ -340,9 +340,9 @@ def read_board(path: str | Path) -> tuple[Board, tuple[str, ...]]:
     """A board file (``boards/*.toml``): the :class:`Board` and the printed landscapes."""
     data, text = load_toml(path)
     reader = _Reader(text, path)
-    check_keys(data, BOARD_KEYS, text=text, path=path)
     if data.get("game") != GAME:
-        raise reader.fail(f"'game' must be \"{GAME}\" here", "game")
+        raise reader.fail(f"'game' must be \"{GAME}\" here, not {data.get('game')!r}", "game")
+    check_keys(data, BOARD_KEYS, text=text, path=path)
     board, landscape, buildings = _read_board(reader, data, (), False)
     return board, landscape
 
@@ -371,9 +371,9 @@ def position_from_toml(data: dict[str, Any], text: str, path: str | Path | None,
                        factions: dict[str, Faction] | None = None) -> Position:
     """Build a Position from parsed TOML ``data``; ``text`` locates errors."""
     reader = _Reader(text, path)
-    check_keys(data, TOP_KEYS, text=text, path=path)
     if data.get("game") != GAME:
         raise reader.fail(f"'game' must be \"{GAME}\" here, not {data.get('game')!r}", "game")
+    check_keys(data, TOP_KEYS, text=text, path=path)
     for key in ("players", "factions", "to_move", "round", "round_tiles", "board"):
         if key not in data:
             raise reader.fail(f"missing key '{key}'")
