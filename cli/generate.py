@@ -55,8 +55,8 @@ def run(game: Game, count: int, seed: int, out_dir: Path, kind: str | None, turn
     kept_so_far = [0]
     alarm = _Alarm(time_limit)
     try:
-        with alarm, connect(scheduler, workers) as executor, \
-                Progress(*columns, console=err, transient=False, expand=True) as bar:
+        with connect(scheduler, workers) as executor, \
+                Progress(*columns, console=err, transient=False, expand=True) as bar, alarm:
             task = bar.add_task(kind, total=count, tried=0, rate="-")
 
             def progress(kept: int, tried: int) -> None:
@@ -86,19 +86,18 @@ class _Alarm:
 
     def __init__(self, seconds: float | None):
         self.rang = False
+        started = cli.STARTED if cli.STARTED is not None else time.monotonic()
+        self._at = None if seconds is None else started + seconds
         self._timer: threading.Timer | None = None
-        if seconds is not None:
-            started = cli.STARTED if cli.STARTED is not None else time.monotonic()
-            left = max(0.0, started + seconds - time.monotonic())
-            self._timer = threading.Timer(left, self._ring)
-            self._timer.daemon = True
 
     def _ring(self) -> None:
         self.rang = True
         os.kill(os.getpid(), signal.SIGINT)
 
     def __enter__(self) -> _Alarm:
-        if self._timer is not None:
+        if self._at is not None:
+            self._timer = threading.Timer(max(0.0, self._at - time.monotonic()), self._ring)
+            self._timer.daemon = True
             self._timer.start()
         return self
 

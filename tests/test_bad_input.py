@@ -114,7 +114,7 @@ BROKEN = [
      "line 5 (key 'stones_left'): stones_left = 99999999999"),
     ("rift-valley", "too many tents",
      _sub("rift-valley", 'tents = ["b5", "a8"]', 'tents = ["b5", "a8", "b1", "d1", "f1", "g1"]'),
-     "tent"),
+     "elements (tents): 9 tents on the board, at most 5"),
     ("terra-nova", "negative score", _sub("terra-nova", "red = 10", "red = -5"),
      "line 4 (key 'scores'): scores cannot be negative"),
     ("rift-valley", "negative budget", _sub("rift-valley", "draws = 5", "draws = -1"),
