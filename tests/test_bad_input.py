@@ -308,13 +308,15 @@ RV_RECIPE = ('[[case]]\nname = "rv"\ngame = "rift-valley"\nkind = "max-score"\n'
     ("case = 1\n", "line 1 (key 'case'): 'case' must be list, not int"),
     ("case = [1]\n", "line 1 (key 'case.1'): 'case.1' must be dict, not int"),
     (SUITE.replace("rows = 3", 'rows = "x"'),
-     "case 'tnk': recipe key 'rows' must be a whole number from 1 to 9, not 'x'"),
+     "line 15 (key 'case.2.recipe'): case 2: recipe key 'rows' must be a whole number from 1 "
+     "to 9, not 'x'"),
     (SUITE.replace("buildings = 4", "buildings = 0"), "recipe key 'buildings' must be"),
     (SUITE.replace("seed = 11", "seed = true"), "recipe key 'seed' must be"),
-    (TN_RECIPE.replace("rows = 6", "rows = 1.5"), "case 'tn': recipe key 'rows' must be"),
+    (TN_RECIPE.replace("rows = 6", "rows = 1.5"), "case 1: recipe key 'rows' must be"),
     (TN_RECIPE.replace("seed = 5", 'seed = 5, board = 3'), "recipe key 'board' must be a file"),
     (RV_RECIPE.replace("rows = 8", "rows = 1000000000000000"),
-     "case 'rv': recipe key 'rows' must be a whole number from 8 to 30"),
+     "line 5 (key 'case.1.recipe'): case 1: recipe key 'rows' must be a whole number from 8 "
+     "to 30"),
     (RV_RECIPE.replace("seed = 1", "seed = 1, players = 2, player = 3"),
      "recipe key 'player' is a seat from 0 to 1, not 3"),
     # each failed before its fix: the place was the first [[case]]'s line
@@ -435,3 +437,16 @@ def test_play_with_a_board_of_another_game_names_the_game():
     assert result.exit_code == 2, result.output
     assert result.stderr == (f"error: {other}: line 1 (key 'game'): 'game' must be "
                              "\"rift-valley\" here, not 'terra-nova'\n")
+
+
+# failed before its fix: the recipe was read when its case ran, after the cases before it
+def test_a_bad_recipe_is_refused_before_any_case_runs(tmp_path, monkeypatch):
+    from solver.bench import runner
+    ran = []
+    monkeypatch.setattr(runner, "run_case", lambda case, *args, **kwargs: ran.append(case))
+    path = tmp_path / "suite.toml"
+    path.write_text(SUITE.replace("rows = 3", "rows = 0"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["bench", "--suite-file", str(path), "--workers", "1"])
+    assert result.exit_code == 2 and ran == [], result.output
+    assert result.stderr == (f"error: {path}: line 15 (key 'case.2.recipe'): case 2: recipe "
+                             "key 'rows' must be a whole number from 1 to 9, not 0\n")

@@ -157,7 +157,8 @@ def test_bad_suite_is_one_line_error(tmp_path):
 @pytest.mark.parametrize("case, message", [
     ('position = "nosuch.toml"',
      "line 5 (key 'case.1.position'): case 1: no position file 'nosuch.toml'"),
-    ("recipe = { rows = 3, cols = 4, frob = 1 }", "case 'x': unknown recipe key 'frob'")])
+    ("recipe = { rows = 3, cols = 4, frob = 1 }",
+     "line 5 (key 'case.1.recipe'): case 1: unknown recipe key 'frob'")])
 def test_a_bad_case_names_the_suite_file_and_the_case(tmp_path, case, message):
     bad = tmp_path / "bad.toml"
     bad.write_text(f'[[case]]\nname = "x"\ngame = "terra-nova-kosmos"\nkind = "last-round"\n'

@@ -138,6 +138,11 @@ def _case(table: Any, number: int, root: Path, text: str, path: Path) -> Case:
     recipe = table.get("recipe")
     if recipe is not None:
         require_type(recipe, dict, prefix + "recipe", text=text, path=path)
+        try:
+            GAMES[game].check_recipe(kind, recipe)
+        except InputError as exc:
+            raise InputError(f"{where}: {exc.message}", path=path,
+                             place=place("recipe")) from None
     numbers = {}
     for key in ("turns", "draws", "repeat"):
         if key in table:

@@ -67,6 +67,24 @@ def game_prefix(start: Position, colours: tuple[str, ...], rounds: int,
     return position
 
 
+def check_recipe(recipe: Mapping[str, Any]) -> None:
+    """InputError for a recipe :func:`position_from_recipe` does not take: an unknown
+    key, neither or both of ``board`` and ``random_board``, a number outside
+    :data:`RECIPE_RANGES`, a ``board`` that is no file name, a seat past the players."""
+    unknown = sorted(set(recipe) - set(RECIPE_KEYS))
+    if unknown:
+        raise InputError(f"unknown recipe key {unknown[0]!r} (allowed: {', '.join(RECIPE_KEYS)})")
+    if ("board" in recipe) == ("random_board" in recipe):
+        raise InputError("a Rift Valley recipe needs a 'board' or a 'random_board' seed")
+    check_numbers(recipe, RECIPE_RANGES, "recipe key")
+    if not isinstance(recipe.get("board", ""), str):
+        raise InputError(f"recipe key 'board' must be a file name, not {recipe['board']!r}")
+    players = recipe.get("players", 3)
+    if recipe.get("player", 0) >= players:
+        raise InputError(f"recipe key 'player' is a seat from 0 to {players - 1}, "
+                         f"not {recipe['player']}")
+
+
 def position_from_recipe(recipe: Mapping[str, Any], root: Path) -> Position:
     """A mid-game puzzle position as a benchmark suite describes it.
 
@@ -76,18 +94,8 @@ def position_from_recipe(recipe: Mapping[str, Any], root: Path) -> Position:
     board before the puzzle), ``seed``, ``player`` (seat index of the puzzle's
     player, default 0) and ``draws`` (budget; absent: unlimited).
     """
-    unknown = sorted(set(recipe) - set(RECIPE_KEYS))
-    if unknown:
-        raise InputError(f"unknown recipe key {unknown[0]!r} (allowed: {', '.join(RECIPE_KEYS)})")
-    if ("board" in recipe) == ("random_board" in recipe):
-        raise InputError("a Rift Valley recipe needs a 'board' or a 'random_board' seed")
-    check_numbers(recipe, RECIPE_RANGES, "recipe key")
-    if not isinstance(recipe.get("board", ""), str):
-        raise InputError(f"recipe key 'board' must be a file name, not {recipe['board']!r}")
+    check_recipe(recipe)
     colours = COLOURS[: recipe.get("players", 3)]
-    if recipe.get("player", 0) >= len(colours):
-        raise InputError(f"recipe key 'player' is a seat from 0 to {len(colours) - 1}, "
-                         f"not {recipe['player']}")
     if "board" in recipe:
         board = read_position(root / recipe["board"])
     else:

@@ -203,6 +203,17 @@ def greedy_line(position: Position, turns: int, rng: random.Random,
 # ------------------------------------------------------------------ recipes
 
 
+def check_recipe(recipe: Mapping[str, Any]) -> None:
+    """InputError for a recipe :func:`position_from_recipe` does not take: an unknown
+    key, a number outside :data:`RECIPE_RANGES`, a ``board`` that is no file name."""
+    unknown = sorted(set(recipe) - set(RECIPE_KEYS))
+    if unknown:
+        raise InputError(f"unknown recipe key {unknown[0]!r} (allowed: {', '.join(RECIPE_KEYS)})")
+    check_numbers(recipe, RECIPE_RANGES, "recipe key")
+    if not isinstance(recipe.get("board", ""), str):
+        raise InputError(f"recipe key 'board' must be a file name, not {recipe['board']!r}")
+
+
 def position_from_recipe(recipe: Mapping[str, Any], root: Path) -> Position:
     """A position made by setup and greedy play, as a benchmark suite describes it.
 
@@ -212,12 +223,7 @@ def position_from_recipe(recipe: Mapping[str, Any], root: Path) -> Position:
     default the full-game number), ``turns_played`` (greedy turns after setup),
     ``seed``.
     """
-    unknown = sorted(set(recipe) - set(RECIPE_KEYS))
-    if unknown:
-        raise InputError(f"unknown recipe key {unknown[0]!r} (allowed: {', '.join(RECIPE_KEYS)})")
-    check_numbers(recipe, RECIPE_RANGES, "recipe key")
-    if not isinstance(recipe.get("board", ""), str):
-        raise InputError(f"recipe key 'board' must be a file name, not {recipe['board']!r}")
+    check_recipe(recipe)
     board = load_board(root / recipe.get("board", str(FULL_BOARD)),
                        recipe.get("rows"), recipe.get("cols"), recipe.get("top", 0),
                        recipe.get("left", 0))

@@ -11,6 +11,7 @@ for :func:`~solver.terra_nova_kosmos.puzzlegen.random_last_round` (kind
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -36,12 +37,10 @@ RECIPE_RANGES = {"rows": (1, 9), "cols": (1, 13), "money": (0, MAX_NUMBER),
 BEST_RECIPE_KEYS = (*RECIPE_KEYS, "objective")
 
 
-def load(case: Case, root: Path) -> Position:
-    """The case's position: its file (relative to ``root``) or its recipe."""
-    if case.position is not None:
-        return load_file(root / case.position)
-    recipe: dict[str, Any] = dict(case.recipe or {})
-    allowed = BEST_RECIPE_KEYS if case.kind == "best-round" else RECIPE_KEYS
+def check_recipe(kind: str, recipe: Mapping[str, Any]) -> None:
+    """InputError for a recipe of a ``kind`` case that :func:`load` does not take: an
+    unknown key, a number outside :data:`RECIPE_RANGES`, an unknown objective."""
+    allowed = BEST_RECIPE_KEYS if kind == "best-round" else RECIPE_KEYS
     unknown = sorted(set(recipe) - set(allowed))
     if unknown:
         raise InputError(f"unknown recipe key {unknown[0]!r} (allowed: {', '.join(allowed)})")
@@ -49,6 +48,14 @@ def load(case: Case, root: Path) -> Position:
     if recipe.get("objective", OBJECTIVES[0]) not in OBJECTIVES:
         raise InputError(f"recipe key 'objective' is one of {', '.join(OBJECTIVES)}, not "
                          f"{recipe['objective']!r}")
+
+
+def load(case: Case, root: Path) -> Position:
+    """The case's position: its file (relative to ``root``) or its recipe."""
+    if case.position is not None:
+        return load_file(root / case.position)
+    recipe: dict[str, Any] = dict(case.recipe or {})
+    check_recipe(case.kind, recipe)
     rng = random.Random(recipe.pop("seed", 0))
     if case.kind == "best-round":
         return random_best_round(rng, factions=BEST_ROUND_FACTIONS, **recipe)
