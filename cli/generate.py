@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -19,9 +22,10 @@ from rich.progress import (
 )
 from rich.table import Column, Table
 
+import cli
 from cli.cluster import note_ran_on
 from cli.console import err, out
-from solver.errors import EXIT_INTERRUPTED
+from solver.errors import EXIT_INTERRUPTED, EXIT_NO_ANSWER
 from solver.executor import connect
 from solver.protocol import Game
 from solver.puzzlegen import Request, check_request, generate
@@ -29,11 +33,14 @@ from solver.tomlfile import make_folder
 
 
 def run(game: Game, count: int, seed: int, out_dir: Path, kind: str | None, turns: int | None,
-        difficulty: str | None, workers: int, scheduler: str | None = None) -> None:
+        difficulty: str | None, workers: int, scheduler: str | None = None,
+        time_limit: float | None = None) -> None:
     """Generate ``count`` puzzles and print a table of what was written.
 
     Candidates run in ``workers`` local processes, or on the Dask cluster of
-    ``scheduler``; the files are written here either way.
+    ``scheduler``; the files are written here either way. ``time_limit`` seconds
+    after the program started (:data:`cli.STARTED`, else now) the run ends as
+    Ctrl-C ends it, with exit status 3.
     """
     if kind is None:
         kind = game.kinds[0]
@@ -46,9 +53,10 @@ def run(game: Game, count: int, seed: int, out_dir: Path, kind: str | None, turn
     start = time.perf_counter()
     columns = progress_columns()
     kept_so_far = [0]
+    alarm = _Alarm(time_limit)
     try:
         with connect(scheduler, workers) as executor, \
-                Progress(*columns, console=err, transient=False, expand=True) as bar:
+                Progress(*columns, console=err, transient=False, expand=True) as bar, alarm:
             task = bar.add_task(kind, total=count, tried=0, rate="-")
 
             def progress(kept: int, tried: int) -> None:
@@ -59,11 +67,43 @@ def run(game: Game, count: int, seed: int, out_dir: Path, kind: str | None, turn
 
             written = generate(request, progress, executor)
     except KeyboardInterrupt:
+        if alarm.rang:
+            err.print(f"time limit ({time_limit:g} s): {kept_so_far[0]} of {count} puzzle(s) "
+                      f"written in {escape(str(out_dir))}", soft_wrap=True)
+            sys.exit(EXIT_NO_ANSWER)
         err.print(f"interrupted: {kept_so_far[0]} puzzle(s) written in {escape(str(out_dir))}",
                   soft_wrap=True)
         sys.exit(EXIT_INTERRUPTED)
     note_ran_on(executor, scheduler)
     out.print(written_table(written, out_dir))
+
+
+class _Alarm:
+    """While its block runs, ``seconds`` after the program started a Ctrl-C (SIGINT) is
+    sent to this process, so a time limit ends the run the way Ctrl-C does (the solve
+    running stops, the worker processes end, the files written stay); ``rang`` says
+    whether it did. None: no limit."""
+
+    def __init__(self, seconds: float | None):
+        self.rang = False
+        started = cli.STARTED if cli.STARTED is not None else time.monotonic()
+        self._at = None if seconds is None else started + seconds
+        self._timer: threading.Timer | None = None
+
+    def _ring(self) -> None:
+        self.rang = True
+        os.kill(os.getpid(), signal.SIGINT)
+
+    def __enter__(self) -> _Alarm:
+        if self._at is not None:
+            self._timer = threading.Timer(max(0.0, self._at - time.monotonic()), self._ring)
+            self._timer.daemon = True
+            self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
 
 
 def progress_columns() -> tuple[ProgressColumn, ...]:

@@ -242,11 +242,14 @@ def _exit(status: int) -> None:
               default=default_workers, show_default="machine cores",
               help=f"Parallel candidate processes (each solves with one CP-SAT worker); "
                    f"at most the machine's cores ({default_workers()}), more are cut to that.")
+@click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=None,
+              help="Seconds for the whole run: past them it stops as Ctrl-C does, keeping "
+                   "the files written (exit 3 when fewer than COUNT).")
 @scheduler_option("the candidates")
 @user_errors
 def generate(game: str, count: int, seed: int, out_dir: Path, kind: str | None,
              turns: int | None, difficulty: str | None, workers: int,
-             scheduler: str | None) -> None:
+             time_limit: float | None, scheduler: str | None) -> None:
     """Generate COUNT puzzles of GAME with a unique optimal answer into --out.
 
     Candidates come from realistic play (engine playouts with a greedy player);
@@ -254,12 +257,18 @@ def generate(game: str, count: int, seed: int, out_dir: Path, kind: str | None,
     carries [solution] verified by the reference engine. --workers runs
     candidates in parallel processes, --scheduler on a Dask cluster (README:
     Running on a cluster); the same seed gives the same files either way.
+    --time-limit ends the run like Ctrl-C: the files written are the first ones
+    the same run without a limit writes.
+
+    Exit status: 0 COUNT puzzles written; 2 bad input, or no COUNT puzzles among
+    the candidates a request may try; 3 the time limit ended the run first;
+    130 interrupted (Ctrl-C).
     """
     from cli import generate as generate_cli
     chosen = get(game)
     check_options(chosen, "generate", _present({"turns": turns}), None)
     generate_cli.run(chosen, count, seed, out_dir, kind, turns, difficulty, workers,
-                     scheduler)
+                     scheduler, time_limit)
 
 
 RUN_OPTIONS = {"suite_name": "--suite", "suite_file": "--suite-file", "workers": "--workers",

@@ -148,6 +148,10 @@ class Game(Protocol):
     def case_turns(self, kind: str, turns: int | None) -> int | None:
         """A suite case's ``turns`` after defaults; ValueError(message) when invalid."""
 
+    def check_recipe(self, kind: str, recipe: Mapping[str, Any]) -> None:
+        """InputError for a suite case's ``recipe`` this game does not take (an unknown
+        key, a number out of range); the suite is read before any case runs."""
+
     def bench_load(self, case: Case, root: Path) -> Any:
         """The case's position."""
 

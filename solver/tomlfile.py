@@ -52,7 +52,8 @@ def supplied_texts(texts: Mapping[str, str]) -> Iterator[None]:
 def read_text(path: str | Path) -> str:
     """The text of ``path`` (supplied, or from disk); InputError naming the file if unreadable.
 
-    Only regular files are opened (a FIFO or device would block or never end).
+    Only regular files are opened (a FIFO or device would block or never end). A
+    byte-order mark at the start (Windows editors write one) is dropped: TOML takes none.
     """
     path = Path(path)
     supplied = _SUPPLIED.get().get(str(path))
@@ -67,10 +68,14 @@ def read_text(path: str | Path) -> str:
         if info.st_size > MAX_FILE_BYTES:
             raise InputError(f"{info.st_size:,} bytes; position files are at most "
                              f"{MAX_FILE_BYTES:,}", path=path)
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise InputError("no such file", path=path) from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
+        line = exc.object[:exc.start].count(b"\n") + 1
+        raise InputError(f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x}); save the file "
+                         "as UTF-8", path=path, place=f"line {line}") from None
+    except OSError as exc:
         raise InputError(f"cannot read: {_reason(exc)}", path=path) from None
 
 
@@ -143,14 +148,67 @@ def _too_deep(text: str) -> int | None:
     return None
 
 
-def key_line(text: str, key: str) -> int | None:
-    """Best-effort 1-based line number where ``key`` (last dotted part) is assigned."""
-    name = re.escape(key.rsplit(".", 1)[-1])
-    pattern = re.compile(rf"^\s*(?:\[\s*{name}\s*\]|{name}\s*=|[\w.]*\.{name}\s*=)")
+_NAME = r"""(?:[\w-]+|"[^"]*"|'[^']*')"""
+_HEADER = re.compile(r"^\s*\[(\[?)\s*([^\[\]]+?)\s*\]\]?\s*(?:#.*)?$")
+_ASSIGN = re.compile(rf"^\s*({_NAME}(?:\s*\.\s*{_NAME})*)\s*=")
+_PART = re.compile(_NAME)
+
+
+def _parts(dotted: str) -> tuple[str, ...]:
+    """The names of a TOML dotted key (``a."b c".d`` → ``a``, ``b c``, ``d``)."""
+    return tuple(part.strip("\"'") for part in _PART.findall(dotted))
+
+
+def _key_lines(text: str) -> dict[tuple[str, ...], int]:
+    """The first line naming each key path of ``text``: table headers (an array of
+    tables' entries as 1, 2, … after its name) and assignments inside their table;
+    lines inside multi-line strings are skipped."""
+    found: dict[tuple[str, ...], int] = {}
+    table: tuple[str, ...] = ()
+    entries: dict[tuple[str, ...], int] = {}
+    quote = ""
     for number, line in enumerate(text.splitlines(), start=1):
-        if pattern.search(line):
-            return number
-    return None
+        if quote:
+            if line.count(quote) % 2:
+                quote = ""
+            continue
+        header = _HEADER.match(line)
+        if header:
+            table = _parts(header.group(2))
+            if header.group(1):
+                entries[table] = entries.get(table, 0) + 1
+                table = (*table, str(entries[table]))
+            for end in range(1, len(table) + 1):
+                found.setdefault(table[:end], number)
+            continue
+        assign = _ASSIGN.match(line)
+        if assign:
+            full = table + _parts(assign.group(1))
+            for end in range(len(table) + 1, len(full) + 1):
+                found.setdefault(full[:end], number)
+        for opener in ('"""', "'''"):
+            if line.count(opener) % 2:
+                quote = opener
+                break
+    return found
+
+
+def key_line(text: str, key: str) -> int | None:
+    """1-based line where the dotted ``key`` is assigned or its table opens.
+
+    The full path is looked up in its table (``elements.blue.stops`` under
+    ``[elements.blue]``, ``case.2.kind`` in the second ``[[case]]``); a key inside an
+    inline table or a missing one falls back to its nearest named parent
+    (``scores.red`` → the ``scores = {…}`` line). A key no path names (a bare
+    ``kind``) is, best effort, the first line naming its last part as a key.
+    """
+    found = _key_lines(text)
+    parts = _parts(key)
+    for end in range(len(parts), 0, -1):
+        if parts[:end] in found:
+            return found[parts[:end]]
+    return min((line for path, line in found.items() if parts and path[-1] == parts[-1]),
+               default=None)
 
 
 def place_of(text: str, key: str) -> str:
@@ -244,6 +302,24 @@ def read_solution_table(
     for item in items:
         require_type(item, str, f"solution.{list_key}", text=text, path=path)
     return Solution(value, tuple(items))
+
+
+SEEDS = (-(2**63), 2**64 - 1)
+"""The range of a seed in a file or recipe: 64 bits (the generator's candidate seeds,
+:func:`solver.puzzlegen.candidate_seed`, take all of them)."""
+
+
+def check_numbers(table: Mapping[str, Any], ranges: Mapping[str, tuple[int, int]],
+                  what: str) -> None:
+    """Refuse a value of ``table`` under a key of ``ranges`` that is not a whole number
+    (a bool is none) from its range's low to its high end, with an InputError
+    ``"{what} 'key' must be …"``; for tables read without their text (a bench
+    recipe), so the caller adds the file and the place."""
+    for key, (low, high) in ranges.items():
+        value = table.get(key, low)
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            raise InputError(f"{what} '{key}' must be a whole number from {low} to {high}, "
+                             f"not {value!r}")
 
 
 def board_text_line(text: str, key: str, row: int) -> int | None:

@@ -84,7 +84,7 @@ def test_a_case_may_set_its_own_cap_and_the_command_line_cap_holds_for_all(tmp_p
     assert {case_cap(suite, c, 3.0) for c in suite.cases} == {3.0}
     bad = tmp_path / "bad-cap.toml"
     bad.write_text(suite_text.replace("[[case]]\n", "[[case]]\ncap = 0\n", 1))
-    with pytest.raises(InputError, match="cap must be positive"):
+    with pytest.raises(InputError, match="'case.1.cap' must be more than 0 seconds"):
         load_suite(bad, REPO_ROOT)
 
 
@@ -155,8 +155,10 @@ def test_bad_suite_is_one_line_error(tmp_path):
 
 
 @pytest.mark.parametrize("case, message", [
-    ('position = "nosuch.toml"', "line 5 (key 'position'): case 1: no position file 'nosuch.toml'"),
-    ("recipe = { rows = 3, cols = 4, frob = 1 }", "case 'x': unknown recipe key 'frob'")])
+    ('position = "nosuch.toml"',
+     "line 5 (key 'case.1.position'): case 1: no position file 'nosuch.toml'"),
+    ("recipe = { rows = 3, cols = 4, frob = 1 }",
+     "line 5 (key 'case.1.recipe'): case 1: unknown recipe key 'frob'")])
 def test_a_bad_case_names_the_suite_file_and_the_case(tmp_path, case, message):
     bad = tmp_path / "bad.toml"
     bad.write_text(f'[[case]]\nname = "x"\ngame = "terra-nova-kosmos"\nkind = "last-round"\n'

@@ -86,7 +86,7 @@ BAD = [
                                           'trails = ["b1-b3"]'),
      "tree", "elements.blue.trails 'b1-b3'"),
     ("trail shape", GOOD.replace('trails = ["a1-a3"]', 'trails = ["a1-b3"]'),
-     "straight trail", "key 'elements.red', trail 'a1-b3'"),
+     "straight trail", "(key 'elements.red'), trail 'a1-b3'"),
     ("off the board", GOOD.replace('stops = ["f4"]', 'stops = ["f9"]'), "off this", "f9"),
     ("wrong game", GOOD.replace('game = "rift-valley"', 'game = "chess"'), "unknown game",
      "game"),

@@ -27,7 +27,8 @@ from collections.abc import Callable, Iterator
 from contextlib import closing, nullcontext
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from types import NoneType, UnionType
+from typing import Any, get_args, get_origin, get_type_hints
 
 from solver.bench.suite import Suite
 from solver.cpsat import SolveParams
@@ -230,6 +231,7 @@ def load_report(path: Path) -> tuple[dict, list[Record]]:
             or not isinstance(data.get("suite"), str):
         raise InputError("not a saved bench run (no 'suite' name and 'cases' list)", path=path)
     names = {f.name for f in fields(Record)}
+    hints = get_type_hints(Record)
     required = {f.name for f in fields(Record) if f.default is f.default_factory is MISSING}
     records = []
     for number, case in enumerate(data["cases"], start=1):
@@ -239,8 +241,41 @@ def load_report(path: Path) -> tuple[dict, list[Record]]:
             what = (f"missing {', '.join(missing)}" if missing else
                     f"unknown key {', '.join(unknown)}" if unknown else "not an object")
             raise InputError(f"not a bench record: {what}", path=path, place=f"case {number}")
+        for key, value in case.items():
+            if not _fits(value, hints[key]):
+                raise InputError(f"not a bench record: {key!r} = {value!r} is not "
+                                 f"{_name(hints[key])}", path=path, place=f"case {number}")
+        if case["game"] not in GAMES:
+            raise InputError(f"not a bench record: unknown game {case['game']!r}", path=path,
+                             place=f"case {number}")
         records.append(Record(**case))
     return data, records
+
+
+def _fits(value: Any, hint: Any) -> bool:
+    """Whether the JSON ``value`` is of the type ``hint`` of a :class:`Record` field
+    (a bool is no number; an int is a float)."""
+    args = get_args(hint)
+    if isinstance(hint, UnionType):
+        return any(_fits(value, arg) for arg in args)
+    if get_origin(hint) is list:
+        return isinstance(value, list) and all(_fits(item, args[0]) for item in value)
+    if get_origin(hint) is dict:
+        return isinstance(value, dict)
+    if hint in (int, float):
+        kinds = (int, float) if hint is float else int
+        return isinstance(value, kinds) and not isinstance(value, bool)
+    return hint is NoneType and value is None or hint is not NoneType and isinstance(value, hint)
+
+
+def _name(hint: Any) -> str:
+    """A type hint in words for a message: ``list[int] | None`` → ``a list of int or null``."""
+    if isinstance(hint, UnionType):
+        return " or ".join(_name(arg) for arg in get_args(hint))
+    if get_origin(hint) is list:
+        return f"a list of {_name(get_args(hint)[0])}"
+    return {NoneType: "null", dict: "an object"}.get(get_origin(hint) or hint,
+                                                      getattr(hint, "__name__", str(hint)))
 
 
 def report(suite: Suite, records: list[Record], params: SolveParams, cap: float,

@@ -63,27 +63,31 @@ def suite_file(name: str) -> Path:
 
 
 def load_suite(path: str | Path, root: Path | None = None) -> Suite:
-    """Read a suite file; positions are resolved against ``root`` (default: the repository)."""
+    """Read a suite file; positions are resolved against ``root`` (default: the repository).
+
+    Bad input is an InputError naming the file and the place: the line of the key,
+    inside its ``[[case]]`` (keys are named ``case.N.key``, N counting from 1).
+    """
     path = Path(path)
     root = root or REPO_ROOT
     data, text = load_toml(path)
     check_keys(data, ("suite", "case"), text=text, path=path)
-    head = data.get("suite", {})
+    head = require_type(data.get("suite", {}), dict, "suite", text=text, path=path)
     check_keys(head, ("time_limit", "cap", "plot"), text=text, path=path, prefix="suite.")
-    plot = require_type(head.get("plot", "sizes"), str, "plot", text=text, path=path)
+    plot = require_type(head.get("plot", "sizes"), str, "suite.plot", text=text, path=path)
     if plot not in PLOTS:
         raise InputError(f"plot must be {' or '.join(PLOTS)}, not {plot!r}", path=path,
-                         place=place_of(text, "plot"))
-    time_limit = float(require_type(head.get("time_limit", 60), (int, float), "time_limit",
-                                    text=text, path=path))
-    cap = float(require_type(head.get("cap", 10), (int, float), "cap", text=text, path=path))
+                         place=place_of(text, "suite.plot"))
+    time_limit = _positive(head.get("time_limit", 60), "suite.time_limit", text, path)
+    cap = _positive(head.get("cap", 10), "suite.cap", text, path)
+    tables = require_type(data.get("case", []), list, "case", text=text, path=path)
     cases = []
     names: set[str] = set()
-    for number, table in enumerate(data.get("case", []), start=1):
+    for number, table in enumerate(tables, start=1):
         case = _case(table, number, root, text, path)
         if case.name in names:
             raise InputError(f"two cases are named {case.name!r}", path=path,
-                             place=place_of(text, "name"))
+                             place=place_of(text, f"case.{number}.name"))
         names.add(case.name)
         cases.append(case)
     if not cases:
@@ -91,48 +95,63 @@ def load_suite(path: str | Path, root: Path | None = None) -> Suite:
     return Suite(path.stem, path, time_limit, cap, tuple(cases), plot)
 
 
-def _case(table: dict[str, Any], number: int, root: Path, text: str, path: Path) -> Case:
+def _positive(value: Any, key: str, text: str, path: Path) -> float:
+    """``value`` as seconds: a number above 0, else an InputError at ``key``."""
+    seconds = float(require_type(value, (int, float), key, text=text, path=path))
+    if not seconds > 0:
+        raise InputError(f"'{key}' must be more than 0 seconds, not {value}", path=path,
+                         place=place_of(text, key))
+    return seconds
+
+
+def _case(table: Any, number: int, root: Path, text: str, path: Path) -> Case:
     where = f"case {number}"
-    check_keys(table, CASE_KEYS, text=text, path=path)
+    prefix = f"case.{number}."
+    require_type(table, dict, f"case.{number}", text=text, path=path)
+
+    def place(key: str = "") -> str:
+        return place_of(text, prefix + key if key else f"case.{number}")
+
+    check_keys(table, CASE_KEYS, text=text, path=path, prefix=prefix)
     for key in ("name", "game", "kind"):
         if key not in table:
-            raise InputError(f"{where} has no '{key}'", path=path)
-        require_type(table[key], str, key, text=text, path=path)
+            raise InputError(f"{where} has no '{key}'", path=path, place=place())
+        require_type(table[key], str, prefix + key, text=text, path=path)
     game, kind = table["game"], table["kind"]
     if game not in GAMES:
         raise InputError(f"{where}: unknown game {game!r} (games: {', '.join(GAMES)})",
-                         path=path, place=place_of(text, "game"))
+                         path=path, place=place("game"))
     kinds = GAMES[game].kinds
     if kind not in kinds:
         raise InputError(f"{where}: {game} has no kind {kind!r} "
-                         f"(kinds: {', '.join(kinds)})", path=path,
-                         place=place_of(text, "kind"))
+                         f"(kinds: {', '.join(kinds)})", path=path, place=place("kind"))
     if ("position" in table) == ("recipe" in table):
-        raise InputError(f"{where} needs exactly one of 'position' and 'recipe'", path=path)
+        raise InputError(f"{where} needs exactly one of 'position' and 'recipe'", path=path,
+                         place=place())
     position = None
     if "position" in table:
-        position = root / require_type(table["position"], str, "position", text=text, path=path)
+        position = root / require_type(table["position"], str, prefix + "position", text=text,
+                                       path=path)
         if not position.is_file():
             raise InputError(f"{where}: no position file {table['position']!r} (positions are "
-                             f"relative to the repository)", path=path,
-                             place=place_of(text, "position"))
+                             f"relative to the repository)", path=path, place=place("position"))
     recipe = table.get("recipe")
     if recipe is not None:
-        require_type(recipe, dict, "recipe", text=text, path=path)
+        require_type(recipe, dict, prefix + "recipe", text=text, path=path)
+        try:
+            GAMES[game].check_recipe(kind, recipe)
+        except InputError as exc:
+            raise InputError(f"{where}: {exc.message}", path=path,
+                             place=place("recipe")) from None
     numbers = {}
     for key in ("turns", "draws", "repeat"):
         if key in table:
-            numbers[key] = require_type(table[key], int, key, text=text, path=path)
-    cap = None
-    if "cap" in table:
-        cap = float(require_type(table["cap"], (int, float), "cap", text=text, path=path))
-        if cap <= 0:
-            raise InputError(f"{where}: cap must be positive, not {table['cap']}", path=path,
-                             place=place_of(text, "cap"))
+            numbers[key] = require_type(table[key], int, prefix + key, text=text, path=path)
+    cap = _positive(table["cap"], prefix + "cap", text, path) if "cap" in table else None
     try:
         turns = GAMES[game].case_turns(kind, numbers.get("turns"))
     except ValueError as exc:
-        raise InputError(f"{where}: {exc}", path=path, place=place_of(text, "turns")) from None
+        raise InputError(f"{where}: {exc}", path=path, place=place("turns")) from None
     return Case(name=table["name"], game=game, kind=kind, position=position, recipe=recipe,
                 turns=turns, draws=numbers.get("draws"), repeat=max(1, numbers.get("repeat", 1)),
                 cap=cap)

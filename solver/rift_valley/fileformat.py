@@ -64,9 +64,9 @@ def position_from_toml(data: dict[str, Any], text: str, path: str | Path | None)
     def typed(value: Any, kind: type | tuple[type, ...], key: str) -> Any:
         return require_type(value, kind, key, text=text, path=path)
 
-    check_keys(data, TOP_KEYS, text=text, path=path)
     if data.get("game") != GAME:
         raise fail(f"'game' must be \"{GAME}\" here, not {data.get('game')!r}", "game")
+    check_keys(data, TOP_KEYS, text=text, path=path)
     for key in ("rift_owner", "terrain", "areas"):
         if key not in data:
             raise fail(f"missing key '{key}'")

@@ -6,6 +6,7 @@ games (``boardsat --help``) stays fast.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,10 @@ class RiftValley:
     # ---- the benchmark runner
     def case_turns(self, kind: str, turns: int | None) -> int | None:
         return turns
+
+    def check_recipe(self, kind: str, recipe: Mapping[str, Any]) -> None:
+        from solver.rift_valley.puzzlegen import check_recipe
+        check_recipe(recipe)
 
     def bench_load(self, case: Case, root: Path) -> Any:
         from solver.rift_valley import benchcases

@@ -25,11 +25,24 @@ from solver.rift_valley.engine.draws import apply_draw, draw_problem, legal_draw
 from solver.rift_valley.engine.full_game import random_policy
 from solver.rift_valley.fileformat import parse_position, read_position, write_position
 from solver.rift_valley.notation import Draw, DrawStop, DrawTrail, format_draw, parse_draw
-from solver.rift_valley.position import COLOURS, Position, Solution, Trail
+from solver.rift_valley.position import (
+    COLOURS,
+    MAX_BOARD_COLS,
+    MAX_BOARD_ROWS,
+    Position,
+    Solution,
+    Trail,
+)
+from solver.rift_valley.rules import MAX_PLAYERS, MIN_PLAYERS
 from solver.rift_valley.uniqueness import check_unique
+from solver.tomlfile import SEEDS, check_numbers
 
 RECIPE_KEYS = ("board", "random_board", "rows", "cols", "players", "rounds", "seed", "draws",
                "player")
+RECIPE_RANGES = {"random_board": SEEDS, "rows": (8, MAX_BOARD_ROWS), "cols": (8, MAX_BOARD_COLS),
+                 "players": (MIN_PLAYERS, MAX_PLAYERS), "rounds": (0, 999), "seed": SEEDS,
+                 "draws": (0, 999), "player": (0, MAX_PLAYERS - 1)}
+"""The numbers a benchmark recipe takes (``board`` is a file name)."""
 
 GREEDY_PAIR_REACH = 6
 """Greedy lookahead: two new stops joined by a straight trail at most this many cells apart."""
@@ -54,6 +67,24 @@ def game_prefix(start: Position, colours: tuple[str, ...], rounds: int,
     return position
 
 
+def check_recipe(recipe: Mapping[str, Any]) -> None:
+    """InputError for a recipe :func:`position_from_recipe` does not take: an unknown
+    key, neither or both of ``board`` and ``random_board``, a number outside
+    :data:`RECIPE_RANGES`, a ``board`` that is no file name, a seat past the players."""
+    unknown = sorted(set(recipe) - set(RECIPE_KEYS))
+    if unknown:
+        raise InputError(f"unknown recipe key {unknown[0]!r} (allowed: {', '.join(RECIPE_KEYS)})")
+    if ("board" in recipe) == ("random_board" in recipe):
+        raise InputError("a Rift Valley recipe needs a 'board' or a 'random_board' seed")
+    check_numbers(recipe, RECIPE_RANGES, "recipe key")
+    if not isinstance(recipe.get("board", ""), str):
+        raise InputError(f"recipe key 'board' must be a file name, not {recipe['board']!r}")
+    players = recipe.get("players", 3)
+    if recipe.get("player", 0) >= players:
+        raise InputError(f"recipe key 'player' is a seat from 0 to {players - 1}, "
+                         f"not {recipe['player']}")
+
+
 def position_from_recipe(recipe: Mapping[str, Any], root: Path) -> Position:
     """A mid-game puzzle position as a benchmark suite describes it.
 
@@ -63,11 +94,7 @@ def position_from_recipe(recipe: Mapping[str, Any], root: Path) -> Position:
     board before the puzzle), ``seed``, ``player`` (seat index of the puzzle's
     player, default 0) and ``draws`` (budget; absent: unlimited).
     """
-    unknown = sorted(set(recipe) - set(RECIPE_KEYS))
-    if unknown:
-        raise InputError(f"unknown recipe key {unknown[0]!r} (allowed: {', '.join(RECIPE_KEYS)})")
-    if ("board" in recipe) == ("random_board" in recipe):
-        raise InputError("a Rift Valley recipe needs a 'board' or a 'random_board' seed")
+    check_recipe(recipe)
     colours = COLOURS[: recipe.get("players", 3)]
     if "board" in recipe:
         board = read_position(root / recipe["board"])

@@ -68,9 +68,9 @@ def position_from_toml(data: dict[str, Any], text: str, path: str | Path | None)
     def typed(value: Any, kind: type | tuple[type, ...], key: str) -> Any:
         return require_type(value, kind, key, text=text, path=path)
 
-    check_keys(data, TOP_KEYS, text=text, path=path)
     if data.get("game") != GAME:
         raise fail(f"'game' must be \"{GAME}\" here, not {data.get('game')!r}", "game")
+    check_keys(data, TOP_KEYS, text=text, path=path)
     for key in ("players", "to_move", "board"):
         if key not in data:
             raise fail(f"missing key '{key}'")
@@ -203,14 +203,13 @@ def _read_puzzle(table: Any, text: str, path: str | Path | None) -> Puzzle | Non
     if kind not in PUZZLE_KINDS:
         raise fail(f"puzzle kind {kind!r} is not one of {', '.join(PUZZLE_KINDS)}", "kind")
     turns = table.get("turns")
-    objective = table.get("objective")
     target = table.get("target")
     if kind == "best-turn":
         for key in ("turns", "objective", "target"):
             if key in table:
                 raise fail(f"'{key}' belongs to closing puzzles, not best-turn", key)
         return Puzzle(kind="best-turn")
-    objective = require_type(objective or "max-points", str, "puzzle.objective",
+    objective = require_type(table.get("objective", "max-points"), str, "puzzle.objective",
                              text=text, path=path)
     if objective not in OBJECTIVES:
         raise fail(f"objective {objective!r} is not one of {', '.join(OBJECTIVES)}", "objective")

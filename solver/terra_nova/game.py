@@ -6,6 +6,7 @@ games (``boardsat --help``) stays fast.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +93,10 @@ class TerraNova:
         if kind == "best-turn" and turns != 1:
             raise ValueError("best-turn has turns = 1")
         return turns
+
+    def check_recipe(self, kind: str, recipe: Mapping[str, Any]) -> None:
+        from solver.terra_nova.puzzlegen import check_recipe
+        check_recipe(recipe)
 
     def bench_load(self, case: Case, root: Path) -> Any:
         from solver.terra_nova import benchcases

@@ -25,15 +25,29 @@ from solver.terra_nova.engine.turngen import ACTIONS_PER_TURN, InternalAction, T
 from solver.terra_nova.engine.turns import after_state, game_over, to_turn, turn_state
 from solver.terra_nova.fileformat import parse_position, read_position, write_position
 from solver.terra_nova.notation import Turn, format_turn
-from solver.terra_nova.position import COLOURS, Board, Position, Puzzle, Solution
+from solver.terra_nova.position import (
+    COLOURS,
+    MAX_BOARD_COLS,
+    MAX_BOARD_ROWS,
+    Board,
+    Position,
+    Puzzle,
+    Solution,
+)
 from solver.terra_nova.solve import solve_puzzle, verify_solution
 from solver.terra_nova.uniqueness import Checked, check_unique, engine_finals
+from solver.tomlfile import SEEDS, check_numbers
 
 FULL_BOARD = Path("positions/terra-nova/board-2006.toml")
 """The full-size board, relative to the repository."""
 
 RECIPE_KEYS = ("board", "rows", "cols", "top", "left", "players", "pieces", "turns_played",
                "seed")
+RECIPE_RANGES = {"rows": (1, MAX_BOARD_ROWS), "cols": (1, MAX_BOARD_COLS),
+                 "top": (0, MAX_BOARD_ROWS - 1), "left": (0, MAX_BOARD_COLS - 1),
+                 "players": (2, len(COLOURS)), "pieces": (1, 99), "turns_played": (0, 999),
+                 "seed": SEEDS}
+"""The numbers a benchmark recipe takes (``board`` is a file name)."""
 
 
 # ------------------------------------------------------------------ boards
@@ -189,6 +203,17 @@ def greedy_line(position: Position, turns: int, rng: random.Random,
 # ------------------------------------------------------------------ recipes
 
 
+def check_recipe(recipe: Mapping[str, Any]) -> None:
+    """InputError for a recipe :func:`position_from_recipe` does not take: an unknown
+    key, a number outside :data:`RECIPE_RANGES`, a ``board`` that is no file name."""
+    unknown = sorted(set(recipe) - set(RECIPE_KEYS))
+    if unknown:
+        raise InputError(f"unknown recipe key {unknown[0]!r} (allowed: {', '.join(RECIPE_KEYS)})")
+    check_numbers(recipe, RECIPE_RANGES, "recipe key")
+    if not isinstance(recipe.get("board", ""), str):
+        raise InputError(f"recipe key 'board' must be a file name, not {recipe['board']!r}")
+
+
 def position_from_recipe(recipe: Mapping[str, Any], root: Path) -> Position:
     """A position made by setup and greedy play, as a benchmark suite describes it.
 
@@ -198,9 +223,7 @@ def position_from_recipe(recipe: Mapping[str, Any], root: Path) -> Position:
     default the full-game number), ``turns_played`` (greedy turns after setup),
     ``seed``.
     """
-    unknown = sorted(set(recipe) - set(RECIPE_KEYS))
-    if unknown:
-        raise InputError(f"unknown recipe key {unknown[0]!r} (allowed: {', '.join(RECIPE_KEYS)})")
+    check_recipe(recipe)
     board = load_board(root / recipe.get("board", str(FULL_BOARD)),
                        recipe.get("rows"), recipe.get("cols"), recipe.get("top", 0),
                        recipe.get("left", 0))

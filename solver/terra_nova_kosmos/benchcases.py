@@ -11,6 +11,7 @@ for :func:`~solver.terra_nova_kosmos.puzzlegen.random_last_round` (kind
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,16 +20,34 @@ from solver.protocol import Case, Solved
 from solver.terra_nova_kosmos.commands import load as load_file
 from solver.terra_nova_kosmos.engine.exhaustive import solve_best_round as exhaustive_best
 from solver.terra_nova_kosmos.engine.exhaustive import solve_last_round as exhaustive
-from solver.terra_nova_kosmos.position import Position
+from solver.terra_nova_kosmos.fileformat import MAX_NUMBER
+from solver.terra_nova_kosmos.position import OBJECTIVES, Position
 from solver.terra_nova_kosmos.puzzlegen import (
     BEST_ROUND_FACTIONS,
     random_best_round,
     random_last_round,
 )
 from solver.terra_nova_kosmos.solve import solve_best_round, solve_last_round
+from solver.tomlfile import SEEDS, check_numbers
 
 RECIPE_KEYS = ("rows", "cols", "money", "buildings", "seed")
+RECIPE_RANGES = {"rows": (1, 9), "cols": (1, 13), "money": (0, MAX_NUMBER),
+                 "buildings": (1, 99), "seed": SEEDS}
+"""The numbers a recipe takes: a map no larger than the base map (13 × 9)."""
 BEST_RECIPE_KEYS = (*RECIPE_KEYS, "objective")
+
+
+def check_recipe(kind: str, recipe: Mapping[str, Any]) -> None:
+    """InputError for a recipe of a ``kind`` case that :func:`load` does not take: an
+    unknown key, a number outside :data:`RECIPE_RANGES`, an unknown objective."""
+    allowed = BEST_RECIPE_KEYS if kind == "best-round" else RECIPE_KEYS
+    unknown = sorted(set(recipe) - set(allowed))
+    if unknown:
+        raise InputError(f"unknown recipe key {unknown[0]!r} (allowed: {', '.join(allowed)})")
+    check_numbers(recipe, RECIPE_RANGES, "recipe key")
+    if recipe.get("objective", OBJECTIVES[0]) not in OBJECTIVES:
+        raise InputError(f"recipe key 'objective' is one of {', '.join(OBJECTIVES)}, not "
+                         f"{recipe['objective']!r}")
 
 
 def load(case: Case, root: Path) -> Position:
@@ -36,10 +55,7 @@ def load(case: Case, root: Path) -> Position:
     if case.position is not None:
         return load_file(root / case.position)
     recipe: dict[str, Any] = dict(case.recipe or {})
-    allowed = BEST_RECIPE_KEYS if case.kind == "best-round" else RECIPE_KEYS
-    unknown = sorted(set(recipe) - set(allowed))
-    if unknown:
-        raise InputError(f"unknown recipe key {unknown[0]!r} (allowed: {', '.join(allowed)})")
+    check_recipe(case.kind, recipe)
     rng = random.Random(recipe.pop("seed", 0))
     if case.kind == "best-round":
         return random_best_round(rng, factions=BEST_ROUND_FACTIONS, **recipe)

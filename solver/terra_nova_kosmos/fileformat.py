@@ -86,6 +86,9 @@ PROJECT_KEYS = ("colour", "start_money", "house_income", "kontor_income", "shipp
 OVERRIDE_KEYS = ("start_money", "house_income", "kontor_income", "palace_income", "shipping_vp")
 RULE_KEYS = ("bridge_adjacency", "final_round_swap", "turn_order")
 COLOUR_OF_LETTER = {v: k for k, v in COLOUR_LETTER.items()}
+MAX_NUMBER = 999
+"""Largest number a KOSMOS file takes (VP, money, power, coins, faction values): a game
+never comes near it, and the models' sums stay far from CP-SAT's integer range."""
 
 
 class _Reader:
@@ -124,6 +127,9 @@ class _Reader:
         value = self.typed(value, int, key)
         if value < 0:
             raise self.fail(f"'{key}' cannot be negative", key)
+        if value > MAX_NUMBER:
+            raise self.fail(f"'{key}' = {value} is more than {MAX_NUMBER}, the largest "
+                            "number a file takes", key)
         return value
 
     def strings(self, value: Any, key: str) -> list[str]:
@@ -334,9 +340,9 @@ def read_board(path: str | Path) -> tuple[Board, tuple[str, ...]]:
     """A board file (``boards/*.toml``): the :class:`Board` and the printed landscapes."""
     data, text = load_toml(path)
     reader = _Reader(text, path)
-    check_keys(data, BOARD_KEYS, text=text, path=path)
     if data.get("game") != GAME:
-        raise reader.fail(f"'game' must be \"{GAME}\" here", "game")
+        raise reader.fail(f"'game' must be \"{GAME}\" here, not {data.get('game')!r}", "game")
+    check_keys(data, BOARD_KEYS, text=text, path=path)
     board, landscape, buildings = _read_board(reader, data, (), False)
     return board, landscape
 
@@ -365,9 +371,9 @@ def position_from_toml(data: dict[str, Any], text: str, path: str | Path | None,
                        factions: dict[str, Faction] | None = None) -> Position:
     """Build a Position from parsed TOML ``data``; ``text`` locates errors."""
     reader = _Reader(text, path)
-    check_keys(data, TOP_KEYS, text=text, path=path)
     if data.get("game") != GAME:
         raise reader.fail(f"'game' must be \"{GAME}\" here, not {data.get('game')!r}", "game")
+    check_keys(data, TOP_KEYS, text=text, path=path)
     for key in ("players", "factions", "to_move", "round", "round_tiles", "board"):
         if key not in data:
             raise reader.fail(f"missing key '{key}'")
@@ -533,6 +539,8 @@ def _read_player(reader: _Reader, colour: str, faction_id: str, table: dict[str,
                           "'palaces' names each one's side once", key + "palaces")
     specials = [reader.choice(s, SPECIAL_ACTIONS, key + "specials_used", "special action")
                 for s in reader.strings(table.get("specials_used", []), key + "specials_used")]
+    if len(set(specials)) != len(specials):
+        raise reader.fail("a special action is listed twice", key + "specials_used")
     tiles = [reader.choice(t, TOWN_TILES, key + "town_tiles", "town tile")
              for t in reader.strings(table.get("town_tiles", list(TOWN_TILES)),
                                      key + "town_tiles")]
@@ -555,6 +563,8 @@ def _read_player(reader: _Reader, colour: str, faction_id: str, table: dict[str,
         spot = reader.pair(grid, text, key + "bridges")
         if spot not in board.bridge_spots:
             raise reader.fail(f"bridge {text} is not on a bridge spot", key + "bridges")
+        if spot in bridges:
+            raise reader.fail(f"bridge {text} is listed twice", key + "bridges")
         bridges.append(spot)
     if len(bridges) > BRIDGES:
         raise reader.fail(f"{colour} has {len(bridges)} bridges; the supply is {BRIDGES}",
@@ -567,6 +577,8 @@ def _read_player(reader: _Reader, colour: str, faction_id: str, table: dict[str,
                 or not any(landscape[r] == RIVER for r in shared)):
             raise reader.fail(f"link {text}: Seebären link two own buildings across one river "
                               "hex", key + "links")
+        if (a, b) in links:
+            raise reader.fail(f"link {text} is listed twice", key + "links")
         links.append((a, b))
     return Player(
         colour=colour, faction=faction_id,
@@ -574,10 +586,10 @@ def _read_player(reader: _Reader, colour: str, faction_id: str, table: dict[str,
         money=reader.nat(table.get("money", faction.start_money), key + "money"),
         power=power, shipping=shipping, bonus=bonus,
         palaces=tuple(s for s in PALACE_SIDES if s in palaces),
-        specials_used=tuple(sorted(set(specials))),
+        specials_used=tuple(sorted(specials)),
         town_tiles=tuple(t for t in TOWN_TILES if t in tiles),
-        towns=tuple(sorted(towns)), bridges=tuple(sorted(set(bridges))),
-        links=tuple(sorted(set(links))),
+        towns=tuple(sorted(towns)), bridges=tuple(sorted(bridges)),
+        links=tuple(sorted(links)),
     )
 
 

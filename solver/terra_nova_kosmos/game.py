@@ -7,6 +7,7 @@ games (``boardsat --help``) stays fast. Commands not offered are left out of
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,10 @@ class TerraNovaKosmos:
     # ---- the benchmark runner
     def case_turns(self, kind: str, turns: int | None) -> int | None:
         return None
+
+    def check_recipe(self, kind: str, recipe: Mapping[str, Any]) -> None:
+        from solver.terra_nova_kosmos.benchcases import check_recipe
+        check_recipe(kind, recipe)
 
     def bench_load(self, case: Case, root: Path) -> Any:
         from solver.terra_nova_kosmos import benchcases
