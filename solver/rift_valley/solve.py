@@ -85,7 +85,8 @@ def solve_max_score(position: Position, draws: int | None = None,
         params = params.with_settings(**UNLIMITED_SETTINGS).with_workers_at_most(
             UNLIMITED_WORKERS)
     else:
-        params = params.with_settings(**{**SETTINGS, **SEED_PORTFOLIO})
+        params = params.with_settings(**{**SETTINGS, **SEED_PORTFOLIO,
+                                         **small_budget_settings(position.draws)})
     solver, result = solve(built.model, params, progress=progress)
     stats = dict(result.stats, trails=len(built.candidates.trails),
                  stop_cells=len(built.candidates.stop_cells),
@@ -153,6 +154,29 @@ learned clauses. Measured (``--workers 2``, the eight large boards of the
 the default's seed was lucky. See benchmarks/EXPERIMENTS.md, Rift Valley #46.
 One worker is unchanged (the same branches).
 """
+
+
+SMALL_BUDGET_DRAWS = 5
+"""The largest budget solved without SAT inprocessing (:func:`small_budget_settings`)."""
+
+
+def small_budget_settings(draws: int) -> dict[str, bool]:
+    """CP-SAT parameters added to :data:`SETTINGS` for a budget of ``draws``: no SAT
+    inprocessing up to :data:`SMALL_BUDGET_DRAWS` draws, nothing beyond.
+
+    Inprocessing (vivification above all: 116 587 of the 165 782 branches of
+    crater at 8 draws) re-derives clauses that small budgets do not need.
+    Measured (1 worker, det. cap 20, the eight large boards of the ``budgets``
+    suite, deterministic time): 5 draws (seeds 0–2) median 1.84 → 1.50, sum
+    70.2 → 49.9, board medians lower on 6 of 8; 4 draws (seed 0) sum 22.2 →
+    16.3, slower on one board; 3 draws (seed 0) the same branches on 7 boards,
+    the eighth 6.13 → 5.04. From 6 draws on it no longer pays: 6 draws (seeds
+    0–2) median 7.9 → 6.6 but the sum 212 → 213 and one proof fewer (21 → 20
+    of 24); 7 draws (seed 0) slower on 5 of 8 boards, one proof lost; 8 draws
+    (seeds 0–4) board medians higher on 5 of 8. See benchmarks/EXPERIMENTS.md,
+    Rift Valley #52 and #57.
+    """
+    return {"use_sat_inprocessing": False} if draws <= SMALL_BUDGET_DRAWS else {}
 
 
 UNLIMITED_SETTINGS = {**SETTINGS, "cp_model_probing_level": 0, "add_zero_half_cuts": False,
