@@ -168,13 +168,13 @@ def small_budget_settings(draws: int) -> dict[str, bool]:
     crater at 8 draws) re-derives clauses that small budgets do not need.
     Measured (1 worker, det. cap 20, the eight large boards of the ``budgets``
     suite, deterministic time): 5 draws (seeds 0–2) median 1.84 → 1.50, sum
-    70.2 → 49.9, board medians lower on 6 of 8; 4 draws (seed 0) sum 22.2 →
-    16.3, slower on one board; 3 draws (seed 0) the same branches on 7 boards,
-    the eighth 6.13 → 5.04. From 6 draws on it no longer pays: 6 draws (seeds
-    0–2) median 7.9 → 6.6 but the sum 212 → 213 and one proof fewer (21 → 20
-    of 24); 7 draws (seed 0) slower on 5 of 8 boards, one proof lost; 8 draws
-    (seeds 0–4) board medians higher on 5 of 8. See benchmarks/EXPERIMENTS.md,
-    Rift Valley #52 and #57.
+    70.2 → 49.9, board medians lower on 6 of 8; 4 draws (seeds 0–2) median
+    2.58 → 2.08, sum 66.7 → 52.8, board medians lower on 6 of 8; 3 draws (seed
+    0) the same branches on 7 boards, the eighth 6.13 → 5.04. From 6 draws on
+    it no longer pays: 6 draws median 7.9 → 6.6 but the sum 212 → 213 and one
+    proof fewer (21 → 20 of 24); 7 draws median 6.3 → 7.4, sum 193 → 212,
+    board medians higher on 5 of 8; 8 draws (seeds 0–4) board medians higher
+    on 5 of 8. See benchmarks/EXPERIMENTS.md, Rift Valley #52 and #57.
     """
     return {"use_sat_inprocessing": False} if draws <= SMALL_BUDGET_DRAWS else {}
 
