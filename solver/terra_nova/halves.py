@@ -3,12 +3,14 @@
 The lines split by their final stones (:mod:`solver.terra_nova.model.halves`): (a) no
 full boundary stoned, (b) exactly one. The first thread solves (b) with the ``fixed``
 search (:data:`~solver.terra_nova.settings.HALVES_PRIMAL`), which finds and proves its
-line quickly, then (a) the same way with (b)'s own points as a floor; the second
-thread solves (a) with the level-2 proof (:data:`~solver.terra_nova.settings.HALVES_PROOF`).
+line quickly, then (a) with (b)'s own points as a floor, by the default search without
+the LP (:data:`~solver.terra_nova.settings.HALVES_REFUTE`); the second thread solves (a)
+with the level-2 proof (:data:`~solver.terra_nova.settings.HALVES_PROOF`).
 The answer is proven once (b) is settled and (a) is settled on either thread; the
 solve still running is then stopped (:class:`solver.cpsat.Stop`). The best line of all
 the solves is the answer, replayed by the engine as always. Measured against the whole
-model on two workers in benchmarks/EXPERIMENTS.md, Terra Nova #75.
+model on two workers in benchmarks/EXPERIMENTS.md, Terra Nova #75 (and #93 for the floored
+(a)).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from solver.terra_nova.position import Position
 from solver.terra_nova.settings import (
     HALVES_PRIMAL,
     HALVES_PROOF,
+    HALVES_REFUTE,
     HALVES_TURNS,
     LARGE_BOARD_CELLS,
     add_strategy,
@@ -148,7 +151,7 @@ def maximise(position: Position, horizon: int, params: SolveParams,
         half("b", one_full_boundary, HALVES_PRIMAL)
         b = solved.get("b")
         floor = b.key[0] if b is not None and b.result.feasible else None
-        half("a_floor", no_full_boundary, HALVES_PRIMAL, floor)
+        half("a_floor", no_full_boundary, HALVES_REFUTE, floor)
 
     def proof() -> None:
         half("a", no_full_boundary, HALVES_PROOF)

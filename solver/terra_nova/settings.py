@@ -165,12 +165,27 @@ HALVES_PRIMAL: dict[str, Any] = {
     "subsolvers": ["fixed"],
     "num_full_subsolvers": 1,
 }
-"""The first thread of a split closing (one worker): CP-SAT's ``fixed`` search in the
-model's decision strategy (the most valuable closings first) without the LP, first on
-half (b), then on half (a) with (b)'s points as a floor. On one thread each, 1 worker,
-det. s at ``random_seed`` 0: (b) late-2p 4.58 at level 2 -> 0.57 this way, midgame-2p
-1.69 -> 1.47; (a) with the floor: late-2p refuted in 5.11 (15-17 at level 2, #69),
-midgame-2p 6.56 (benchmarks/EXPERIMENTS.md, Terra Nova #75)."""
+"""The first thread of a split closing (one worker) begins with half (b): CP-SAT's
+``fixed`` search in the model's decision strategy (the most valuable closings first)
+without the LP, which finds and proves (b)'s line. 1 worker, det. s at ``random_seed``
+0: late-2p 4.58 at level 2 -> 0.57 this way, midgame-2p 1.69 -> 1.47
+(benchmarks/EXPERIMENTS.md, Terra Nova #75)."""
+
+HALVES_REFUTE: dict[str, Any] = {
+    "cp_model_probing_level": PROBING_LEVEL,
+    "linearization_level": 0,
+    "subsolvers": ["default"],
+    "num_full_subsolvers": 1,
+}
+"""The first thread's second solve: half (a) with (b)'s own points as a floor, by CP-SAT's
+default search without the LP (no decision strategy), which usually refutes it. 1
+worker, det. s at ``random_seed`` 0 / 1 / 2, the ``fixed`` search of
+:data:`HALVES_PRIMAL` (as before) -> this: midgame-2p 6.60 / 6.60 / 6.60 -> 4.50 / 4.42 /
+4.65, late-2p 4.79 / 4.97 / 4.84 -> 4.36 / 4.33 / 4.60, the played depth-suite position
+5.56 / 5.84 / 5.56 -> 4.39 / 4.09 / 4.13, with less CPU in 9 of 9 pairs; level 1, quick
+restarts and ``fixed`` interleaved with ``no_lp`` were slower. End to end on the loaded
+machine it gained on midgame-2p and the played position, not on late-2p
+(benchmarks/EXPERIMENTS.md, Terra Nova #93)."""
 
 HALVES_PROOF: dict[str, Any] = {
     "cp_model_probing_level": PROBING_LEVEL,
