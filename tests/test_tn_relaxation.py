@@ -240,7 +240,9 @@ def test_lazy_rounds_prove_the_tie_breaks(monkeypatch):
     # after a proven round whose line the lines closing an excluded candidate may
     # equal in own points, the next round keeps only the candidates the relaxation's
     # optimum over those lines closes or walls: proofs with part of the candidates,
-    # others' points and actions included (the exhaustive search's full objective)
+    # others' points and actions included (the exhaustive search's full objective).
+    # 4 closing moments: with 300 the usual round keeps every candidate here
+    monkeypatch.setattr(deep, "RESTRICTED_MOMENTS", 4)
     rounds = []
     real = deep._restricted
 
