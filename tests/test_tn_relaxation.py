@@ -234,3 +234,29 @@ def test_first_round_keeps_the_relaxations_closings(monkeypatch):
         assert set(picks[0]) <= set(kept[0])
         seen += bool(picks[0])
     assert seen > 0
+
+
+def test_lazy_rounds_prove_the_tie_breaks(monkeypatch):
+    # after a proven round whose line the lines closing an excluded candidate may
+    # equal in own points, the next round keeps only the candidates the relaxation's
+    # optimum over those lines closes or walls: proofs with part of the candidates,
+    # others' points and actions included (the exhaustive search's full objective).
+    # 4 closing moments: with 300 the usual round keeps every candidate here
+    monkeypatch.setattr(deep, "RESTRICTED_MOMENTS", 4)
+    rounds = []
+    real = deep._restricted
+
+    def counted(geo, keep, *args):
+        rounds.append(len(keep))
+        return real(geo, keep, *args)
+
+    monkeypatch.setattr(deep, "_restricted", counted)
+    lazy_proofs = 0
+    for number, position in enumerate(sample(3)):
+        rounds.clear()
+        answer = deep.maximise(position, 3, PARAMS.started(), None, time.perf_counter())
+        assert answer.optimal and answer.key == truth(3, number), number
+        everything = len(Geometry(position, 3).candidates)
+        lazy_proofs += len(rounds) > 1 and rounds[-1] < everything
+        assert rounds == sorted(rounds), number  # each round keeps more
+    assert lazy_proofs >= 5

@@ -17,10 +17,16 @@ the candidate search goes to CP-SAT solves, each under the command's deadline:
    the closing's (own points; others' points and actions follow, since every other
    line gains fewer own points).
 
-4. when (2) is proven but (3) reaches its optimum, another round of (2) and (3) with
-   :data:`GROWTH` times the closing moments, hinted with the best line so far, until
-   the answer is proven, every candidate is kept (the whole model) or the time is
-   nearly out. Without a time limit the rounds end in a proof.
+4. when (2) is proven but (3) reaches its optimum, another round of (2) and (3),
+   hinted with the best line so far: over the candidates kept so far and those that
+   (3)'s optimum closes or walls (a *lazy* round: small, and it settles what (3)
+   found, e.g. another region worth as much when the line already reaches the bound,
+   so that the tie-breaks, others' points and actions, get proven too), or, when (3)
+   is not proven, a lazy round is not, or the next usual round keeps every candidate
+   anyway, with :data:`GROWTH` times the closing moments. Until the
+   answer is proven, every candidate is kept (the whole model) or the time is nearly
+   out. Without a time limit the rounds end in a proof: each one keeps more
+   candidates.
 
 The answer's bound is the smallest of (1) and each round's max((2)'s bound, (3)'s
 bound).
@@ -70,9 +76,10 @@ RESTRICTED_MOMENTS = 300
 first restricted model keeps."""
 
 ALONE_SHARE = 0.5
-"""The first round, over the relaxation's closings alone, may use this part of the
-time left (the rounds after it need time to find lines where those closings are no
-legal line: late-2p at 3 turns, benchmarks/EXPERIMENTS.md, Terra Nova #83)."""
+"""A lazy round (the first one, over the relaxation's closings alone, and the ones over
+the closings (3) adds) may use this part of the time left (the rounds after it need
+time to find lines where those closings are no legal line: late-2p at 3 turns,
+benchmarks/EXPERIMENTS.md, Terra Nova #83)."""
 
 GROWTH = 2
 """When a restricted model is proven but not the closing, the next round keeps this
@@ -107,23 +114,24 @@ def maximise(position: Position, horizon: int, params: SolveParams,
     note(progress, f"relaxed bound {whole}")
     best: Answer | None = None
     moments, hint = RESTRICTED_MOMENTS, first
-    alone = bool(picked)  # the first round: the relaxation's closings alone
+    lazy, keep = bool(picked), picked  # the first round: the relaxation's closings alone
     while True:
-        keep = picked if alone else choose(geo, moments, first=picked)
+        if not lazy:
+            keep = choose(geo, moments, first=picked)
         try:
             step = _restricted(geo, keep, hint, params, progress, start,
                                whole if best is None else best.bound,
-                               ALONE_SHARE if alone else 1.0)
+                               ALONE_SHARE if lazy else 1.0)
         except KeyboardInterrupt:
             if best is None:
                 raise
             break  # Ctrl-C in a later round: the best line so far is the answer
         if step is None:
-            if alone:  # no line over the relaxation's closings alone: the usual round
-                alone = False
+            if lazy:  # no line over these closings alone: the usual round
+                lazy = False
                 continue
             break
-        answer, bound, proven = step
+        answer, bound, proven, more = step
         bounds = [b for b in (whole, bound, None if best is None else best.bound)
                   if b is not None]
         if best is None or proven or _rank(answer) > _rank(best):
@@ -136,13 +144,19 @@ def maximise(position: Position, horizon: int, params: SolveParams,
         if proven:
             best.bound = best.value
         left = _left(params)
-        if (best.optimal or (answer.status != "optimal" and not alone)
+        if (best.optimal or (answer.status != "optimal" and not lazy)
                 or len(keep) == len(geo.candidates)
                 or (left is not None and left < ROUND_SECONDS)):
             break
-        if not alone:
+        if not lazy:
             moments *= GROWTH
-        alone, hint = False, best.line
+        picked = sorted(set(picked) | set(keep)) if lazy else picked
+        hint = best.line
+        # lazy unless the usual round keeps every candidate: the whole model, proven
+        # in one round (small boards: 26 positions, det. 7.5 s lazily against 4.1)
+        lazy = bool(more) and len(choose(geo, moments, first=picked)) < len(geo.candidates)
+        if lazy:
+            keep = sorted(set(keep) | set(more))
         note(progress, f"best {best.value} points, bound {best.bound}: "
                        f"more candidate regions")
     if best is None:
@@ -167,15 +181,23 @@ def _left(params: SolveParams) -> float | None:
 
 def _restricted(geo: Geometry, keep: list[int], hint, params: SolveParams,
                 progress: Progress | None, start: float, known: int | None,
-                share: float = 1.0) -> tuple[Answer, int | None, bool] | None:
+                share: float = 1.0) -> tuple[Answer, int | None, bool, list[int]] | None:
     """One round: the restricted model over ``keep`` (within ``share`` of the time
     left), hinted with ``hint`` (``known``:
     the bound proven so far, shown in progress reports), and (when it
     is proven) the relaxation over the lines that close an excluded candidate. Returns
     its answer (``status`` "optimal" when the restricted model is proven), the bound
-    this round proves on the closing's own points (None: none) and whether the answer
+    this round proves on the closing's own points (None: none), whether the answer
     is the closing's optimum (the restricted model proven and no line that closes an
-    excluded candidate reaching its points); None when it found no line."""
+    excluded candidate reaching its points) and, when it is not but that relaxation
+    was proven, the excluded candidates its optimum closes (else none); None when it
+    found no line.
+
+    Why "no line that closes an excluded candidate reaches its points" proves the
+    whole objective, tie-breaks included: every line either closes no excluded
+    candidate, and then is a line of the restricted model, whose proven optimum is at
+    least as good in the rules' order (own points, then fewer to others, then fewer
+    actions); or closes one, and then gains fewer own points than the answer."""
     position, horizon = geo.position, geo.turns
     try:
         tm = restricted_model(geo, keep, check=params.check)
@@ -209,22 +231,25 @@ def _restricted(geo: Geometry, keep: list[int], hint, params: SolveParams,
     answer.optimal = False
     if not result.optimal or result.interrupted:
         answer.status = "feasible"
-        return answer, None, False
+        return answer, None, False, []
     kept_bound = objective.leading(result.bound)
     if len(keep) == len(geo.candidates):
-        return answer, kept_bound, True  # nothing excluded: the whole model, proven
+        return answer, kept_bound, True, []  # nothing excluded: the whole model, proven
     kept = set(keep)
     excluded = [i for i in range(len(geo.candidates)) if i not in kept]
     left = _left(params)
     try:
-        rest, _ = _relaxed_bound(geo, params, None if left is None else left - EXIT_SECONDS,
-                                 require_one_of=excluded)
+        rest, closes = _relaxed_bound(geo, params,
+                                      None if left is None else left - EXIT_SECONDS,
+                                      require_one_of=excluded)
     except KeyboardInterrupt:
-        return answer, None, False  # Ctrl-C: the line found is still the answer, unproven
+        return answer, None, False, []  # Ctrl-C: the line found is still the answer
     if rest is None:
-        return answer, None, False
+        return answer, None, False, []
     # rest < value: every line that closes an excluded candidate gains fewer own points
-    return answer, max(kept_bound, rest), rest < answer.value
+    proven = rest < answer.value
+    more = [] if proven else [i for i in closes if i not in kept]
+    return answer, max(kept_bound, rest), proven, more
 
 
 def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
@@ -233,7 +258,10 @@ def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
     within the time; -1: no line closes one of ``require_one_of``) and the candidates
     its optimum closes, none when it is not proven (the first restricted model keeps
     them: on midgame-2p and the played position at 3 turns their line reaches the
-    bound, Terra Nova #82); KeyboardInterrupt on Ctrl-C."""
+    bound, Terra Nova #82), with ``require_one_of`` also those of them whose boundary
+    its stones cover (they may close in that line too; the relaxation leaves out the
+    ones that score nothing for the player unless required); KeyboardInterrupt on
+    Ctrl-C."""
     try:
         relax = Relaxation(geo, require_one_of=require_one_of or (), check=params.check)
     except NoAnswer:
@@ -252,6 +280,10 @@ def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
     # the time for a worse line (played seed 1: 3 points instead of 37, #83)
     picked = ([i for i, var in sorted(relax.closed.items()) if solver.value(var)]
               if result.optimal else [])
+    if picked and require_one_of:
+        stones = {x for x, var in relax.stone.items() if solver.value(var)}
+        picked = sorted(set(picked) | {i for i in require_one_of
+                                       if stones.issuperset(geo.candidates[i].boundary)})
     if result.bound is None:
         return None, picked
     return math.floor(result.bound + 1e-6), picked
