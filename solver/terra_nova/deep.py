@@ -89,10 +89,10 @@ LISTED_TURNS = 4
 (:func:`_geometry`)."""
 
 FULL_SEARCH_SHARE = 0.2
-"""Part of the time left the search for every candidate may take before the path lists
-only those of at most :data:`LISTED_BOUNDARY` boundary cells (late-2p at 4 turns: 161,686
-candidates, 45 s of CPU, against 19,048 of at most 6 in 5.7 s; midgame-2p and the
-played position list all in about 10 s: benchmarks/EXPERIMENTS.md, Terra Nova #110)."""
+"""Part of the time left the search for every candidate may take (CPU seconds) before the
+path lists only those of at most :data:`LISTED_BOUNDARY` boundary cells (late-2p at 4
+turns: 161,686 candidates, 45 s of CPU, against 19,048 of at most 6 in 5.7 s; midgame-2p
+and played seed 1 list all in 15 and 9 s: benchmarks/EXPERIMENTS.md, Terra Nova #110)."""
 
 LISTED_BOUNDARY = 6
 """The most boundary cells of a listed candidate when not all are listed (the most
@@ -182,19 +182,21 @@ class _SearchShare(Exception):
 def _geometry(position: Position, horizon: int, params: SolveParams,
               progress: Progress | None):
     """The engine's first line and the geometry (:func:`candidates_in_time`): every
-    candidate when their search ends within :data:`FULL_SEARCH_SHARE` of the time left
-    (always without a time limit, or below :data:`LISTED_TURNS` turns), else only those
+    candidate when their search ends within :data:`FULL_SEARCH_SHARE` of the time left,
+    counted in CPU seconds of this process so that the choice does not depend on the
+    machine's load (always without a time limit, or below :data:`LISTED_TURNS` turns),
+    else only those
     of at most :data:`LISTED_BOUNDARY` boundary cells (:attr:`Geometry.largest`: the
     restricted models then place at most that many stones, and the relaxation counts the
     other candidates together)."""
     left = _left(params)
     if horizon < LISTED_TURNS or left is None:
         return candidates_in_time(position, horizon, params, progress)
-    until = time.monotonic() + FULL_SEARCH_SHARE * left
+    until = time.process_time() + FULL_SEARCH_SHARE * left
 
     def check() -> None:
         params.check()
-        if time.monotonic() >= until:
+        if time.process_time() >= until:
             raise _SearchShare
 
     try:

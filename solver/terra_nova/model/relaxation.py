@@ -116,18 +116,13 @@ class Relaxation:
 
     ``candidates``: the indices into ``geo.candidates`` it scores (default all);
     ``require_one_of``: indices of which at least one must close (None: no such row; with
-    large candidates not listed a given list, even empty, also admits ``over``);
-    ``over`` (with large candidates not listed): only the lines that place more than
-    ``largest`` stones (True), only those that place at most that many (False: no large
-    candidate closes, ``stones <= largest``), or all (None). The bound over all is the
-    larger of the two others'.
+    large candidates not listed a given list, even empty, also admits ``over``).
     """
 
     def __init__(self, geo: Geometry, candidates: Iterable[int] | None = None,
                  require_one_of: Iterable[int] | None = None,
-                 check: Callable[[], None] | None = None, over: bool | None = None) -> None:
+                 check: Callable[[], None] | None = None) -> None:
         self.geo = geo
-        self.over = over
         self.check = check or (lambda: None)
         self.model = cp_model.CpModel()
         me = geo.position.to_move
@@ -196,7 +191,7 @@ class Relaxation:
         if needed:
             m.add_bool_or(needed)
         m.maximize(self.objective)
-        if required is None and not self.over:
+        if required is None:
             # no stone, nothing closed: a solution from the start, so a solve stopped
             # by the time limit still reports its proven bound
             for index in range(len(m.proto.variables)):
@@ -213,10 +208,6 @@ class Relaxation:
         stones = sum(self.stone.values())
         m.add(stones >= need).only_enforce_if(over)
         m.add(self.large == 0).only_enforce_if(~over)
-        if self.over is not None:
-            m.add(over == int(self.over))
-        if self.over is False:
-            m.add(stones <= geo.largest)
         closed_walls = sum(len(geo.candidates[i].boundary) * self.closed[i]
                            for i in self.closed)
         m.add(closed_walls + need * self.large <= MAX_NEW_REGIONS * stones)
