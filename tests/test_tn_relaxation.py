@@ -32,7 +32,7 @@ from tests.test_tn_model_random import positions, three_turn_sample
 PARAMS = SolveParams(workers=1, seed=0)
 
 
-def relaxed(geo: Geometry, require_one_of=()) -> int:
+def relaxed(geo: Geometry, require_one_of=None) -> int:
     """The relaxation's optimum (-1 when no line can close one of ``require_one_of``)."""
     relax = Relaxation(geo, require_one_of=require_one_of)
     if relax.impossible:
@@ -260,3 +260,85 @@ def test_lazy_rounds_prove_the_tie_breaks(monkeypatch):
         lazy_proofs += len(rounds) > 1 and rounds[-1] < everything
         assert rounds == sorted(rounds), number  # each round keeps more
     assert lazy_proofs >= 5
+
+
+# ---------------------------------------------------------------- part of the list
+# (deep.py lists only the candidates of at most Geometry.largest boundary cells when
+# every candidate takes too long to list: benchmarks/EXPERIMENTS.md, Terra Nova #110)
+
+
+def test_a_partial_list_holds_exactly_the_candidates_of_few_boundary_cells():
+    for turns in (2, 3):
+        for position in sample(turns)[:12]:
+            full = Geometry(position, turns)
+            for largest in range(1, full.max_stones):
+                part = Geometry(position, turns, largest=largest)
+                assert part.largest == largest
+                assert set(part.candidates) == {
+                    c for c in full.candidates if len(c.boundary) <= largest}
+            assert full.most_region_value >= max((c.value for c in full.candidates),
+                                                 default=0)
+
+
+@pytest.mark.parametrize("turns", [2, 3])
+def test_relaxation_over_a_partial_list_bounds_the_closing(turns):
+    needed = 0  # positions whose optimum needs the large candidates' count
+    for number, position in enumerate(sample(turns)):
+        best = truth(turns, number)[0]
+        full = Geometry(position, turns)
+        for largest in range(max(1, full.max_stones - 2), full.max_stones):
+            geo = Geometry(position, turns, largest=largest)
+            assert relaxed(geo) >= best, (number, largest)
+            listed = [i for i, c in enumerate(full.candidates)
+                      if len(c.boundary) <= largest]
+            relax = Relaxation(full, candidates=listed)  # no count of the others
+            solver = cp_model.CpSolver()
+            solver.parameters.num_workers = 1
+            assert solver.solve(relax.model) == cp_model.OPTIMAL
+            needed += round(solver.objective_value) < best
+    assert needed > 0
+
+
+def test_restricted_model_over_a_partial_list_and_the_rest_bound_the_closing():
+    for number, position in enumerate(sample(3)):
+        geo = Geometry(position, 3, largest=4)
+        optimum = truth(3, number)[0]
+        keep = choose(geo, 4)
+        tm = restricted_model(geo, keep)
+        objective = line_objective(tm, 3, actions=True)
+        tm.model.maximize(objective.expr)
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        assert solver.solve(tm.model) == cp_model.OPTIMAL
+        best = objective.leading(solver.objective_value)
+        outcome = engine.play_line(position, tm.line(solver))
+        assert outcome.points == best <= optimum, number
+        excluded = [i for i in range(len(geo.candidates)) if i not in set(keep)]
+        rest = relaxed(geo, excluded)  # closes an excluded candidate or places 5+ stones
+        assert max(best, rest) >= optimum, (number, best, rest, optimum)
+
+
+def test_deep_path_lists_part_of_the_candidates_when_their_search_runs_long(monkeypatch):
+    monkeypatch.setattr(deep, "LISTED_TURNS", 3)
+    monkeypatch.setattr(deep, "FULL_SEARCH_SHARE", 0.0)
+    monkeypatch.setattr(deep, "LISTED_BOUNDARY", 4)
+    largest = []
+    real = deep.candidates_in_time
+
+    def spied(*args, **kw):
+        first, geo = real(*args, **kw)
+        largest.append((geo.largest, geo.max_stones))
+        return first, geo
+
+    monkeypatch.setattr(deep, "candidates_in_time", spied)
+    partial = 0
+    for number, position in enumerate(sample(3)[:8]):
+        largest.clear()
+        params = PARAMS.with_time_limit(5).started()
+        answer = deep.maximise(position, 3, params, None, time.perf_counter())
+        (listed, most), = largest
+        assert listed == min(4, most), number
+        partial += listed < most
+        assert engine.play_line(position, answer.line).points == answer.value, number
+        assert answer.value <= truth(3, number)[0] <= answer.bound, number
+    assert partial > 0

@@ -95,14 +95,17 @@ def unbuilt(horizon: int, params: SolveParams) -> BuildTimeout:
 
 
 def candidates_in_time(position: Position, horizon: int, params: SolveParams,
-                       progress: Progress | None) -> tuple[list[Turn], Geometry]:
+                       progress: Progress | None, check: Callable[[], None] | None = None,
+                       largest: int | None = None) -> tuple[list[Turn], Geometry]:
     """The engine's first line (the hint) and the model's geometry with its candidate
     regions found, both under the command's deadline; :class:`BuildTimeout` (via
-    :func:`unbuilt`) when they are not done within it."""
+    :func:`unbuilt`) when they are not done within it. ``check`` (default the
+    deadline's) is what the candidate search calls to be stopped; ``largest``: list
+    only the candidates of at most that many boundary cells (:attr:`Geometry.largest`)."""
     note(progress, "finding candidate regions")
     try:
         first = first_line(position, horizon, params)
-        geo = Geometry(position, horizon, check=params.check)
+        geo = Geometry(position, horizon, check=check or params.check, largest=largest)
         geo.candidates  # noqa: B018 -- the search, under the deadline
     except NoAnswer:
         raise unbuilt(horizon, params) from None

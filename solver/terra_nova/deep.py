@@ -30,6 +30,12 @@ the candidate search goes to CP-SAT solves, each under the command's deadline:
 
 The answer's bound is the smallest of (1) and each round's max((2)'s bound, (3)'s
 bound).
+
+At 4+ turns the candidates can be too many to list in time (late-2p: 161,686). When
+their search runs past :data:`FULL_SEARCH_SHARE` of the time, only those of at most
+:data:`LISTED_BOUNDARY` boundary cells are listed (:attr:`Geometry.largest`); then (2)
+places at most that many stones, and (1) and (3) count the others together (the
+relaxation's module doc proves both still bound what they bound).
 """
 
 from __future__ import annotations
@@ -85,6 +91,20 @@ GROWTH = 2
 """When a restricted model is proven but not the closing, the next round keeps this
 many times the closing moments (hinted with the best line so far)."""
 
+LISTED_TURNS = 4
+"""From this many turns on, a time-limited solve may list only part of the candidates
+(:func:`_geometry`)."""
+
+FULL_SEARCH_SHARE = 0.2
+"""Part of the time left the search for every candidate may take (CPU seconds) before the
+path lists only those of at most :data:`LISTED_BOUNDARY` boundary cells (late-2p at 4
+turns: 161,686 candidates, 45 s of CPU, against 19,048 of at most 6 in 5.7 s; midgame-2p
+and played seed 1 list all in 15 and 9 s: benchmarks/EXPERIMENTS.md, Terra Nova #110)."""
+
+LISTED_BOUNDARY = 6
+"""The most boundary cells of a listed candidate when not all are listed (the most
+stones of 3 turns)."""
+
 ROUND_SECONDS = 3.0
 """No new round with less time than this left before the deadline."""
 
@@ -106,7 +126,7 @@ def maximise(position: Position, horizon: int, params: SolveParams,
              progress: Progress | None, start: float) -> Answer:
     """The closing's answer (see the module doc); BuildTimeout when not even the
     candidate search ends within the time limit."""
-    first, geo = candidates_in_time(position, horizon, params, progress)
+    first, geo = _geometry(position, horizon, params, progress)
     left = _left(params)
     share = None if left is None else max(0.001, RELAXATION_SHARE * left)
     note(progress, f"bounding ({len(geo.candidates)} candidate regions)")
@@ -167,6 +187,44 @@ def maximise(position: Position, horizon: int, params: SolveParams,
     elif best.status == "optimal":
         best.status = "restricted model optimal"
     return best
+
+
+class _SearchShare(Exception):
+    """The full candidate search ran past its share of the time (:func:`_geometry`)."""
+
+
+def _geometry(position: Position, horizon: int, params: SolveParams,
+              progress: Progress | None):
+    """The engine's first line and the geometry (:func:`candidates_in_time`): every
+    candidate when their search ends within :data:`FULL_SEARCH_SHARE` of the time left,
+    counted in CPU seconds of this process so that the choice does not depend on the
+    machine's load (always without a time limit, or below :data:`LISTED_TURNS` turns),
+    else only those
+    of at most :data:`LISTED_BOUNDARY` boundary cells (:attr:`Geometry.largest`: the
+    restricted models then place at most that many stones, and the relaxation counts the
+    other candidates together)."""
+    left = _left(params)
+    if horizon < LISTED_TURNS or left is None:
+        return candidates_in_time(position, horizon, params, progress)
+    until = time.process_time() + FULL_SEARCH_SHARE * left
+    calls = 0
+
+    def check() -> None:
+        nonlocal calls
+        params.check()
+        calls += 1
+        # the CPU clock at every 256th call from the first: reading it costs ~1-3.5 us, and
+        # the search of late-2p at 4 turns calls this 1.4 M times
+        if calls % 256 == 1 and time.process_time() >= until:
+            raise _SearchShare
+
+    try:
+        return candidates_in_time(position, horizon, params, progress, check=check)
+    except _SearchShare:
+        note(progress, f"too many candidate regions: listing those of at most "
+                       f"{LISTED_BOUNDARY} boundary cells")
+        return candidates_in_time(position, horizon, params, progress,
+                                  largest=LISTED_BOUNDARY)
 
 
 def _rank(answer: Answer) -> tuple[int, int, int]:
@@ -233,7 +291,7 @@ def _restricted(geo: Geometry, keep: list[int], hint, params: SolveParams,
         answer.status = "feasible"
         return answer, None, False, []
     kept_bound = objective.leading(result.bound)
-    if len(keep) == len(geo.candidates):
+    if len(keep) == len(geo.candidates) and geo.largest == geo.max_stones:
         return answer, kept_bound, True, []  # nothing excluded: the whole model, proven
     kept = set(keep)
     excluded = [i for i in range(len(geo.candidates)) if i not in kept]
@@ -255,15 +313,17 @@ def _restricted(geo: Geometry, keep: list[int], hint, params: SolveParams,
 def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
                    require_one_of: list[int] | None = None) -> tuple[int | None, list[int]]:
     """CP-SAT's proven bound on a :class:`Relaxation` of ``geo`` (None: not reached
-    within the time; -1: no line closes one of ``require_one_of``) and the candidates
-    its optimum closes, none when it is not proven (the first restricted model keeps
+    within the time; -1: no line closes one of ``require_one_of``, nor, with candidates
+    not listed, places more stones than the restricted models do) and the candidates its
+    optimum closes, none when it is not proven or closes unlisted ones (the first
+    restricted model keeps
     them: on midgame-2p and the played position at 3 turns their line reaches the
     bound, Terra Nova #82), with ``require_one_of`` also those of them whose boundary
     its stones cover (they may close in that line too; the relaxation leaves out the
     ones that score nothing for the player unless required); KeyboardInterrupt on
     Ctrl-C."""
     try:
-        relax = Relaxation(geo, require_one_of=require_one_of or (), check=params.check)
+        relax = Relaxation(geo, require_one_of=require_one_of, check=params.check)
     except NoAnswer:
         return None, []
     if relax.impossible:
@@ -278,8 +338,11 @@ def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
         return -1, []
     # only a proven optimum's closings: an unproven solution's (4 turns) took half
     # the time for a worse line (played seed 1: 3 points instead of 37, #83)
+    # and none of a solution that closes unlisted candidates: its listed closings are
+    # not what a line closes
+    alone = relax.large is None or not solver.value(relax.large)
     picked = ([i for i, var in sorted(relax.closed.items()) if solver.value(var)]
-              if result.optimal else [])
+              if result.optimal and alone else [])
     if picked and require_one_of:
         stones = {x for x, var in relax.stone.items() if solver.value(var)}
         picked = sorted(set(picked) | {i for i in require_one_of

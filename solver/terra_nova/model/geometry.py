@@ -18,6 +18,7 @@ no rule about turns or scoring (those are constraints in ``model.py``).
 from __future__ import annotations
 
 import copy
+import itertools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -72,7 +73,8 @@ class Geometry:
     """Precomputed reach, stone cells and candidate regions for ``turns`` turns of ``position``."""
 
     def __init__(self, position: Position, turns: int,
-                 check: Callable[[], None] | None = None) -> None:
+                 check: Callable[[], None] | None = None,
+                 largest: int | None = None) -> None:
         self.position = position
         self.turns = turns
         self.check = check  # called often by the candidate search; raises to stop it
@@ -86,6 +88,11 @@ class Geometry:
         self.other0 = tuple(o not in (EMPTY, STONE, self.me) for o in occ)
         self.static_block = tuple(s or o for s, o in zip(self.stone0, self.other0, strict=True))
         self.max_stones = min(STONES_PER_TURN * turns, position.stones_left)
+        self.largest = self.max_stones if largest is None else min(largest, self.max_stones)
+        """Candidates are listed up to this many boundary cells (all when ``max_stones``):
+        with fewer, :attr:`candidates` holds exactly the candidates of at most this many,
+        and a line closes no other one only if it places at most this many stones (a
+        closing region's boundary cells all take stones of the line)."""
         self._matched: dict[int, int] = {}
 
     # ------------------------------------------------------------------ reach
@@ -341,6 +348,33 @@ class Geometry:
         """Every region that can close within the horizon and matters (see module doc)."""
         return candidate_regions(self)
 
+    @cached_property
+    def most_region_value(self) -> int:
+        """An upper bound on the value of every region that can form within the horizon,
+        listed among :attr:`candidates` or not (0 when none can).
+
+        A region that forms is connected, holds no stone now, lies in a component of
+        non-stone cells that has 4+ landscapes now (the others are regions already,
+        :func:`candidate_regions`), and has ``k <= 3`` landscapes, the set ``L``: so it
+        lies in one component of that component's cells of landscapes in ``L``, and is
+        worth its cells times ``LANDSCAPE_MULTIPLIER[k]``. The bound is the largest such
+        component's size times the multiplier, over every set ``L`` of 1 to 3 landscapes.
+        """
+        grid = self.position.grid
+        land = self.position.board.landscape_id
+        free = mask_of(c for c in range(self.n) if not self.stone0[c])
+        parts = _Parts(grid.neighbours, free, land)
+        lands = sorted({land[c] for c in bits(parts.open_)})
+        best = 0
+        for k in range(1, MAX_REGION_LANDSCAPES + 1):
+            for chosen in itertools.combinations(lands, k):
+                cells = mask_of(c for c in bits(parts.open_) if land[c] in chosen)
+                while cells:
+                    part = parts.reach(cells & -cells, ~cells)
+                    cells &= ~part
+                    best = max(best, part.bit_count() * LANDSCAPE_MULTIPLIER[k])
+        return best
+
     def restricted_to(self, keep: Iterable[int]) -> Geometry:
         """This geometry with only the candidates at the indices ``keep`` (reach, stone
         cells and caches shared): what a restricted closing model is built over."""
@@ -362,6 +396,9 @@ def candidate_regions(geo: Geometry) -> tuple[Candidate, ...]:
     boundary is empty (components now: an existing region, or a
     component with 4+ landscapes that can never be a region as a whole).
 
+    With :attr:`Geometry.largest` below ``max_stones`` the budget is ``largest``: the
+    same search lists exactly the sets of at most ``largest`` boundary cells.
+
     Dropped as impossible: sets whose boundary cannot be stoned in time
     (:meth:`Geometry.first_close`); each candidate keeps its earliest closing step.
     Dropped as irrelevant: sets with no other player's piece that no own piece can
@@ -371,7 +408,7 @@ def candidate_regions(geo: Geometry) -> tuple[Candidate, ...]:
     nbrs = grid.neighbours
     land = geo.position.board.landscape_id
     players = geo.position.players
-    budget = geo.max_stones
+    budget = geo.largest
     if budget == 0:
         return ()
     cuttable = mask_of(geo.stone_cells)

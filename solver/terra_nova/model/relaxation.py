@@ -40,9 +40,28 @@ line puts a stone on ``x``", ``pair`` = the turns that put two, and ``closed[i]`
 * The player's points from candidate ``i`` are at most :func:`weight`.
 
 So the line's points are the objective of a feasible assignment, at most the
-optimum. ``require_one_of`` adds "one of these candidates closes": then the bound
-covers only the lines that close one of them (the lazy scheme of
-:mod:`~solver.terra_nova.deep`); the same map shows it.
+optimum. ``require_one_of`` adds "one of these candidates closes" (with large
+candidates not listed, below: "or ``over``", i.e. or the line places more than
+``largest`` stones): then the bound covers only the lines that close one of them, or
+place that many stones (the lazy scheme of :mod:`~solver.terra_nova.deep`, whose
+restricted model then places at most ``largest``); the same map shows it.
+
+**Large candidates not listed** (:attr:`~solver.terra_nova.model.geometry.Geometry.largest`
+below ``max_stones``: at 4 turns the list can run to 160 k regions, benchmarks/EXPERIMENTS.md,
+Terra Nova #110). Then only the candidates of at most ``largest`` boundary cells have a
+``closed`` literal; the others, *large*, are counted together by ``large`` (0 to
+``MAX_NEW_REGIONS * max_stones // (largest + 1)``), each worth
+:attr:`~solver.terra_nova.model.geometry.Geometry.most_region_value`, with a literal
+``over`` ("more than ``largest`` stones"): ``large >= 1`` implies ``over``, ``over``
+implies ``stones >= largest + 1``, and the walls are counted over all closed regions:
+``sum |boundary| * closed + (largest + 1) * large <= MAX_NEW_REGIONS * stones``. The same
+map, with ``large`` = the large candidates that close and ``over`` = "the line places
+more than ``largest`` stones", shows it: a large candidate's boundary holds more than
+``largest`` stones of the line, each stone walls at most ``MAX_NEW_REGIONS`` closed
+regions, and a large candidate is worth at most ``most_region_value`` (the bound on
+every region's value); so is the count's range (each of ``large`` regions takes
+``largest + 1`` walls of at most ``MAX_NEW_REGIONS * max_stones``). Listed candidates
+keep the rows above; the large ones take no part in the per-cell and per-stone rows.
 """
 
 from __future__ import annotations
@@ -96,11 +115,12 @@ class Relaxation:
     """The relaxed closing of ``geo``'s horizon (see the module doc).
 
     ``candidates``: the indices into ``geo.candidates`` it scores (default all);
-    ``require_one_of``: indices of which at least one must close (default none).
+    ``require_one_of``: indices of which at least one must close (None: no such row; with
+    large candidates not listed a given list, even empty, also admits ``over``).
     """
 
     def __init__(self, geo: Geometry, candidates: Iterable[int] | None = None,
-                 require_one_of: Iterable[int] = (),
+                 require_one_of: Iterable[int] | None = None,
                  check: Callable[[], None] | None = None) -> None:
         self.geo = geo
         self.check = check or (lambda: None)
@@ -109,16 +129,18 @@ class Relaxation:
         players = geo.position.players
         self._others_at = [j for j, p in enumerate(players) if p != me]
         chosen = range(len(geo.candidates)) if candidates is None else candidates
-        required = set(require_one_of)
+        required = None if require_one_of is None else set(require_one_of)
         self.weights: dict[int, int] = {}
-        for i in sorted(set(chosen) | required):
+        self.large: cp_model.IntVar | None = None
+        """The count of closed candidates not listed (None when all are listed)."""
+        for i in sorted(set(chosen) | (required or set())):
             cand = geo.candidates[i]
             w = weight(geo, cand, [cand.others[j] for j in self._others_at])
-            if w > 0 or i in required:
+            if w > 0 or i in (required or ()):
                 self.weights[i] = w
-        self._build(sorted(required))
+        self._build(None if required is None else sorted(required))
 
-    def _build(self, required: list[int]) -> None:
+    def _build(self, required: list[int] | None) -> None:
         geo, m = self.geo, self.model
         self.stone = {x: m.new_bool_var(f"stone_{x}") for x in geo.stone_cells}
         pairs: list[cp_model.IntVar] = []
@@ -157,17 +179,37 @@ class Relaxation:
         for b in sorted(walls):
             if len(walls[b]) > MAX_NEW_REGIONS:
                 m.add(sum(walls[b]) <= MAX_NEW_REGIONS * self.stone[b])
-        needed = [self.closed[i] for i in required if i in self.closed]
-        self.impossible = bool(required) and not needed
+        needed = [self.closed[i] for i in required or () if i in self.closed]
+        self.objective = sum(w * self.closed[i] for i, w in self.weights.items()
+                             if i in self.closed and w)
+        if geo.largest < geo.max_stones:
+            over = self._large()
+            if required is not None:
+                needed.append(over)
+        self.impossible = required is not None and not needed
         """True when ``require_one_of`` was given and none of them can be walled."""
         if needed:
             m.add_bool_or(needed)
-        self.objective = sum(w * self.closed[i] for i, w in self.weights.items()
-                             if i in self.closed and w)
         m.maximize(self.objective)
-        if not required:
+        if required is None:
             # no stone, nothing closed: a solution from the start, so a solve stopped
             # by the time limit still reports its proven bound
             for index in range(len(m.proto.variables)):
                 m.proto.solution_hint.vars.append(index)
                 m.proto.solution_hint.values.append(0)
+
+    def _large(self) -> cp_model.IntVar:
+        """The count of closed candidates not listed, and their points (module doc):
+        returns ``over``, the literal "more than ``largest`` stones"."""
+        geo, m = self.geo, self.model
+        need = geo.largest + 1
+        self.large = m.new_int_var(0, MAX_NEW_REGIONS * geo.max_stones // need, "large")
+        over = m.new_bool_var("over")
+        stones = sum(self.stone.values())
+        m.add(stones >= need).only_enforce_if(over)
+        m.add(self.large == 0).only_enforce_if(~over)
+        closed_walls = sum(len(geo.candidates[i].boundary) * self.closed[i]
+                           for i in self.closed)
+        m.add(closed_walls + need * self.large <= MAX_NEW_REGIONS * stones)
+        self.objective += geo.most_region_value * self.large
+        return over

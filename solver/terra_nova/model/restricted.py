@@ -8,6 +8,12 @@ excluded candidate closes, with exactly the points the full model would give it.
 its lines are real lines (replayed by the engine like any other), its optimum is at
 most the closing's, and its proven bound covers only the lines that close no excluded
 candidate; :mod:`~solver.terra_nova.model.relaxation` bounds the others.
+
+When the geometry lists only the candidates of at most ``largest`` boundary cells
+(:attr:`~solver.terra_nova.model.geometry.Geometry.largest`), the restricted model also
+places at most ``largest`` stones: every region that closes then has its boundary among
+the line's stones, so it is listed, and the forbidden ones are all known. Its bound then
+covers the lines that close no excluded candidate and place at most ``largest`` stones.
 """
 
 from __future__ import annotations
@@ -68,6 +74,9 @@ def restricted_model(geo: Geometry, keep: Sequence[int],
     the others forbidden to close (see the module doc)."""
     kept = set(keep)
     tm = model_over(geo, kept, check)
+    if geo.largest < geo.max_stones:
+        # large candidates are not listed: lines of at most ``largest`` stones close none
+        tm.model.add(sum(live(tm.is_stone)) <= geo.largest)
     stone_cells = set(geo.stone_cells)
     false = tm.model.new_bool_var("never")
     tm.model.add(false == 0)
