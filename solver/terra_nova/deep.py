@@ -199,10 +199,9 @@ def _geometry(position: Position, horizon: int, params: SolveParams,
     candidate when their search ends within :data:`FULL_SEARCH_SHARE` of the time left,
     counted in CPU seconds of this process so that the choice does not depend on the
     machine's load (always without a time limit, or below :data:`LISTED_TURNS` turns),
-    else only those
-    of at most :data:`LISTED_BOUNDARY` boundary cells (:attr:`Geometry.largest`: the
-    restricted models then place at most that many stones, and the relaxation counts the
-    other candidates together)."""
+    else only those of at most :data:`LISTED_BOUNDARY` boundary cells
+    (:attr:`Geometry.largest`: the restricted models then place at most that many
+    stones, and the relaxation counts the other candidates together)."""
     left = _left(params)
     if horizon < LISTED_TURNS or left is None:
         return candidates_in_time(position, horizon, params, progress)
@@ -316,12 +315,11 @@ def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
     within the time; -1: no line closes one of ``require_one_of``, nor, with candidates
     not listed, places more stones than the restricted models do) and the candidates its
     optimum closes, none when it is not proven or closes unlisted ones (the first
-    restricted model keeps
-    them: on midgame-2p and the played position at 3 turns their line reaches the
-    bound, Terra Nova #82), with ``require_one_of`` also those of them whose boundary
-    its stones cover (they may close in that line too; the relaxation leaves out the
-    ones that score nothing for the player unless required); KeyboardInterrupt on
-    Ctrl-C."""
+    restricted model keeps them: on midgame-2p and the played position at 3 turns their
+    line reaches the bound, Terra Nova #82), with ``require_one_of`` also those of them
+    whose boundary its stones cover (they may close in that line too; the relaxation
+    leaves out the ones that score nothing for the player unless required);
+    KeyboardInterrupt on Ctrl-C."""
     try:
         relax = Relaxation(geo, require_one_of=require_one_of, check=params.check)
     except NoAnswer:
