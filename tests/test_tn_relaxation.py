@@ -46,6 +46,21 @@ def relaxed(geo: Geometry, require_one_of=None) -> int:
     return round(solver.objective_value)
 
 
+def restricted_best(geo: Geometry, keep: list[int], number: int) -> int:
+    """The restricted model's proven optimum over ``keep`` (3 turns), its line replayed
+    by the engine to exactly those points."""
+    tm = restricted_model(geo, keep)
+    objective = line_objective(tm, 3, actions=True)
+    tm.model.maximize(objective.expr)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    assert solver.solve(tm.model) == cp_model.OPTIMAL
+    best = objective.leading(solver.objective_value)
+    outcome = engine.play_line(geo.position, tm.line(solver))
+    assert outcome.points == best, number  # exact on the lines it allows
+    return best
+
+
 @cache
 def sample(turns: int) -> tuple:
     """Small positions for ``turns``-turn closings (the cross-checks' first ones)."""
@@ -137,16 +152,8 @@ def test_restricted_model_and_the_rest_bound_the_closing():
         geo = Geometry(position, 3)
         optimum = truth(3, number)[0]
         keep = choose(geo, 4)
-        tm = restricted_model(geo, keep)
-        objective = line_objective(tm, 3, actions=True)
-        tm.model.maximize(objective.expr)
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1
-        assert solver.solve(tm.model) == cp_model.OPTIMAL
-        best = objective.leading(solver.objective_value)
+        best = restricted_best(geo, keep, number)
         assert best <= optimum, number
-        outcome = engine.play_line(position, tm.line(solver))
-        assert outcome.points == best, number  # exact on the lines it allows
         excluded = [i for i in range(len(geo.candidates)) if i not in set(keep)]
         rest = relaxed(geo, excluded) if excluded else -1
         assert max(best, rest) >= optimum, (number, best, rest, optimum)
@@ -304,15 +311,8 @@ def test_restricted_model_over_a_partial_list_and_the_rest_bound_the_closing():
         geo = Geometry(position, 3, largest=4)
         optimum = truth(3, number)[0]
         keep = choose(geo, 4)
-        tm = restricted_model(geo, keep)
-        objective = line_objective(tm, 3, actions=True)
-        tm.model.maximize(objective.expr)
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1
-        assert solver.solve(tm.model) == cp_model.OPTIMAL
-        best = objective.leading(solver.objective_value)
-        outcome = engine.play_line(position, tm.line(solver))
-        assert outcome.points == best <= optimum, number
+        best = restricted_best(geo, keep, number)
+        assert best <= optimum, number
         excluded = [i for i in range(len(geo.candidates)) if i not in set(keep)]
         rest = relaxed(geo, excluded)  # closes an excluded candidate or places 5+ stones
         assert max(best, rest) >= optimum, (number, best, rest, optimum)

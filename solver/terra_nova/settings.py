@@ -171,12 +171,7 @@ without the LP, which finds and proves (b)'s line. 1 worker, det. s at ``random_
 0: late-2p 4.58 at level 2 -> 0.57 this way, midgame-2p 1.69 -> 1.47
 (benchmarks/EXPERIMENTS.md, Terra Nova #75)."""
 
-HALVES_REFUTE: dict[str, Any] = {
-    "cp_model_probing_level": PROBING_LEVEL,
-    "linearization_level": 0,
-    "subsolvers": ["default"],
-    "num_full_subsolvers": 1,
-}
+HALVES_REFUTE: dict[str, Any] = {**HALVES_PRIMAL, "subsolvers": ["default"]}
 """The first thread's second solve: half (a) with (b)'s own points as a floor, by CP-SAT's
 default search without the LP (no decision strategy), which usually refutes it. 1
 worker, det. s at ``random_seed`` 0 / 1 / 2, the ``fixed`` search of
@@ -187,12 +182,7 @@ restarts and ``fixed`` interleaved with ``no_lp`` were slower. End to end on the
 machine it gained on midgame-2p and the played position, not on late-2p
 (benchmarks/EXPERIMENTS.md, Terra Nova #93)."""
 
-HALVES_PROOF: dict[str, Any] = {
-    "cp_model_probing_level": PROBING_LEVEL,
-    "linearization_level": 2,
-    "subsolvers": ["default"],
-    "num_full_subsolvers": 1,
-}
+HALVES_PROOF: dict[str, Any] = {**HALVES_REFUTE, "linearization_level": 2}
 """The second thread of a split closing (one worker): the level-2 ``default`` search of
 :data:`LARGE_BOARD_SUBSOLVERS` on half (a), without a floor; where (a) holds the
 optimum or (b)'s line is far below it, it proves (a) sooner than the first thread."""
