@@ -184,6 +184,58 @@ def test_deep_answer_is_proven_without_a_time_limit(monkeypatch, moments):
     assert len(rounds) > len(sample(3)) or moments > 4
 
 
+class _Stop(Exception):
+    """Ends ``deep.maximise`` at its first relaxation (the share test)."""
+
+
+@pytest.mark.parametrize("turns", [3, 4])
+def test_first_relaxation_gets_its_share_of_the_time_left(monkeypatch, turns):
+    # 3 turns: half of the time left (late-2p's relaxation takes 10-20 s of CPU, more
+    # than a fifth of 60 s: benchmarks/EXPERIMENTS.md, Terra Nova #130); 4+: a fifth
+    shares = []
+
+    def first(geo, params, seconds, **kw):
+        shares.append(seconds / params.deadline.remaining())
+        raise _Stop
+
+    monkeypatch.setattr(deep, "_relaxed_bound", first)
+    with pytest.raises(_Stop):
+        deep.maximise(sample(3)[0], turns, SolveParams(time_limit=600, workers=1).started(),
+                      None, time.perf_counter())
+    expected = deep.RELAXATION_SHARE_BY_TURNS.get(turns, deep.RELAXATION_SHARE)
+    assert expected == (0.5 if turns == 3 else 0.2)
+    assert shares and abs(shares[0] - expected) < 0.01
+
+
+@pytest.mark.parametrize("part", [1.0, 0.4])
+def test_unproven_relaxation_gives_its_closings_only_where_asked(monkeypatch, part):
+    # a relaxation stopped before its proof (here: its proven result marked unproven,
+    # its objective ``part`` of the bound) gives its best solution's closings to the
+    # first round at 3 turns (deep.UNPROVEN_PICK_TURNS) when that reaches half the bound
+    real = deep.solve
+
+    def stopped(model, run, **kw):
+        solver, result = real(model, run, **kw)
+        result.status = "feasible"
+        result.objective = part * result.bound
+        return solver, result
+
+    monkeypatch.setattr(deep, "solve", stopped)
+    assert 3 in deep.UNPROVEN_PICK_TURNS and 4 not in deep.UNPROVEN_PICK_TURNS
+    given = 0
+    for position in sample(3)[:10]:
+        geo = Geometry(position, 3)
+        bound, picks = deep._relaxed_bound(geo, PARAMS, None, unproven=True)
+        assert deep._relaxed_bound(geo, PARAMS, None)[1] == []  # not asked: none
+        if part < deep.UNPROVEN_PICK_PART or bound == 0:
+            assert picks == []
+            continue
+        weights = Relaxation(geo).weights
+        assert sum(weights[i] for i in picks) == bound  # its best solution's closings
+        given += 1
+    assert given >= 5 or part < deep.UNPROVEN_PICK_PART
+
+
 def test_ctrl_c_in_a_later_round_keeps_the_best_line(monkeypatch):
     monkeypatch.setattr(deep, "RESTRICTED_MOMENTS", 4)
     real, calls = deep._restricted, []

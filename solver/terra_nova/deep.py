@@ -69,9 +69,17 @@ DEEP_TURNS = 3
 (:data:`~solver.terra_nova.settings.LARGE_BOARD_CELLS`) take this path."""
 
 RELAXATION_SHARE = 0.2
-"""Part of the time left after the candidate search the first relaxation may use (its
-bound falls fastest in the first seconds: midgame-2p at 4 turns 395, 145, 103, 95 after
-3.6, 4.8, 9.1, 11.5 s; the rest goes to the restricted model's line)."""
+"""Part of the time left after the candidate search the first relaxation may use at 4+
+turns (its bound falls fastest in the first seconds: midgame-2p at 4 turns 395, 145,
+103, 95 after 3.6, 4.8, 9.1, 11.5 s; the rest goes to the restricted model's line)."""
+
+RELAXATION_SHARE_BY_TURNS = {3: 0.5}
+"""The first relaxation's part of the time left at these horizons instead of
+:data:`RELAXATION_SHARE`. At 3 turns it is proven in 1-8 det. s, and its optimum gives
+the first round its closings (late-2p: 10-20 CPU s, more than a fifth of 60 s; its alone
+round then proves 48 where the usual round finds 34-37; midgame-2p under load: 24 -> 44,
+its optimum: benchmarks/EXPERIMENTS.md, Terra Nova #130, #132); positions whose
+relaxation ends sooner are not affected."""
 
 EXIT_SECONDS = 1.5
 """Left over after the restricted model's solve: freeing its models and printing took
@@ -105,6 +113,18 @@ LISTED_BOUNDARY = 6
 """The most boundary cells of a listed candidate when not all are listed (the most
 stones of 3 turns)."""
 
+UNPROVEN_PICK_TURNS = (3,)
+"""At these horizons the first round keeps the closings of the first relaxation's best
+solution even when the time stopped it before its proof, if that solution reaches at
+least :data:`UNPROVEN_PICK_PART` of the bound (at 4 turns such a solution's closings
+took half the time for a worse line: played seed 1, 3 points instead of 37, Terra Nova
+#83; at 3 turns late-2p's relaxation, stopped by the time, had found its optimum's 78
+with the bound at 82: Terra Nova #132)."""
+
+UNPROVEN_PICK_PART = 0.5
+"""See :data:`UNPROVEN_PICK_TURNS`: a solution far below the bound (3 points of 102 on
+late-2p after a fifth of the time) would give the first round a poor line."""
+
 ROUND_SECONDS = 3.0
 """No new round with less time than this left before the deadline."""
 
@@ -128,9 +148,11 @@ def maximise(position: Position, horizon: int, params: SolveParams,
     candidate search ends within the time limit."""
     first, geo = _geometry(position, horizon, params, progress)
     left = _left(params)
-    share = None if left is None else max(0.001, RELAXATION_SHARE * left)
+    part = RELAXATION_SHARE_BY_TURNS.get(horizon, RELAXATION_SHARE)
+    share = None if left is None else max(0.001, part * left)
     note(progress, f"bounding ({len(geo.candidates)} candidate regions)")
-    whole, picked = _relaxed_bound(geo, params, share)
+    whole, picked = _relaxed_bound(geo, params, share,
+                                   unproven=horizon in UNPROVEN_PICK_TURNS)
     note(progress, f"relaxed bound {whole}")
     best: Answer | None = None
     moments, hint = RESTRICTED_MOMENTS, first
@@ -310,11 +332,13 @@ def _restricted(geo: Geometry, keep: list[int], hint, params: SolveParams,
 
 
 def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
-                   require_one_of: list[int] | None = None) -> tuple[int | None, list[int]]:
+                   require_one_of: list[int] | None = None,
+                   unproven: bool = False) -> tuple[int | None, list[int]]:
     """CP-SAT's proven bound on a :class:`Relaxation` of ``geo`` (None: not reached
     within the time; -1: no line closes one of ``require_one_of``, nor, with candidates
     not listed, places more stones than the restricted models do) and the candidates its
-    optimum closes, none when it is not proven or closes unlisted ones (the first
+    optimum closes, none when it is not proven (``unproven``: then those of its best
+    solution) or closes unlisted ones (the first
     restricted model keeps them: on midgame-2p and the played position at 3 turns their
     line reaches the bound, Terra Nova #82), with ``require_one_of`` also those of them
     whose boundary its stones cover (they may close in that line too; the relaxation
@@ -334,13 +358,14 @@ def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
         raise KeyboardInterrupt
     if result.status == "infeasible":
         return -1, []
-    # only a proven optimum's closings: an unproven solution's (4 turns) took half
-    # the time for a worse line (played seed 1: 3 points instead of 37, #83)
-    # and none of a solution that closes unlisted candidates: its listed closings are
+    # a proven optimum's closings, an unproven solution's only where asked
+    # (UNPROVEN_PICK_TURNS: at 4 turns one took half the time for a worse line), and none of a solution that closes unlisted candidates: its listed closings are
     # not what a line closes
     alone = relax.large is None or not solver.value(relax.large)
     picked = ([i for i, var in sorted(relax.closed.items()) if solver.value(var)]
-              if result.optimal and alone else [])
+              if alone and (result.optimal or (unproven and result.feasible and
+                                               result.objective >= UNPROVEN_PICK_PART
+                                               * result.bound)) else [])
     if picked and require_one_of:
         stones = {x for x, var in relax.stone.items() if solver.value(var)}
         picked = sorted(set(picked) | {i for i in require_one_of
