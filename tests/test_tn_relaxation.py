@@ -374,7 +374,7 @@ def test_restricted_model_over_a_partial_list_and_the_rest_bound_the_closing():
 
 def test_deep_path_lists_part_of_the_candidates_when_their_search_runs_long(monkeypatch):
     monkeypatch.setattr(deep, "LISTED_TURNS", 3)
-    monkeypatch.setattr(deep, "FULL_SEARCH_SHARE", 0.0)
+    monkeypatch.setattr(deep, "FULL_SEARCH_STEPS", 0)
     monkeypatch.setattr(deep, "LISTED_BOUNDARY", 4)
     largest = []
     real = deep.candidates_in_time
@@ -396,3 +396,25 @@ def test_deep_path_lists_part_of_the_candidates_when_their_search_runs_long(monk
         assert engine.play_line(position, answer.line).points == answer.value, number
         assert answer.value <= truth(3, number)[0] <= answer.bound, number
     assert partial > 0
+
+
+def test_the_full_list_is_kept_when_its_search_fits_the_step_budget(monkeypatch):
+    monkeypatch.setattr(deep, "LISTED_TURNS", 3)
+    monkeypatch.setattr(deep, "LISTED_BOUNDARY", 2)
+    position = next(p for p in sample(3)
+                    if any(len(c.boundary) > 2 for c in Geometry(p, 3).candidates))
+    steps = 0
+
+    def count() -> None:
+        nonlocal steps
+        steps += 1
+
+    full = Geometry(position, 3, check=count)
+    full.candidates  # noqa: B018 -- the search, counted
+    for per_second, listed in ((steps / 4, full.max_stones), (steps / 6, 2)):
+        monkeypatch.setattr(deep, "FULL_SEARCH_STEPS", per_second)
+        params = PARAMS.with_time_limit(5).started()  # about 5 s left: budget 1.25 / 0.83 x
+        _, geo = deep._geometry(position, 3, params, None)
+        assert geo.largest == listed
+        assert len(geo.candidates) == sum(1 for c in full.candidates
+                                          if len(c.boundary) <= geo.largest)
