@@ -32,10 +32,11 @@ The answer's bound is the smallest of (1) and each round's max((2)'s bound, (3)'
 bound).
 
 At 4+ turns the candidates can be too many to list in time (late-2p: 161,686). When
-their search runs past :data:`FULL_SEARCH_STEPS` per second of the time, only those of at most
-:data:`LISTED_BOUNDARY` boundary cells are listed (:attr:`Geometry.largest`); then (2)
-places at most that many stones, and (1) and (3) count the others together (the
-relaxation's module doc proves both still bound what they bound).
+their search takes more than :data:`FULL_SEARCH_STEPS` steps a second of the time, only
+those of at most :data:`LISTED_BOUNDARY` boundary cells are listed
+(:attr:`Geometry.largest`); then (2) places at most that many stones, and (1) and (3)
+count the others together (the relaxation's module doc proves both still bound what
+they bound).
 """
 
 from __future__ import annotations

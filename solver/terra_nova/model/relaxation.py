@@ -64,12 +64,13 @@ the line, each stone walls at most ``MAX_NEW_REGIONS`` closed regions, and a lar
 candidate is worth at most ``most_region_value`` (the bound on every region's value).
 
 *The planar count.* The cells of the board, joined when they share a side, form a
-planar graph. Contract each region the line closes (connected, and disjoint from the
-others) to one vertex, and keep only the edges between a region and the line's stones
-on its boundary (each region's boundary cells all hold stones of the line, so it has
-``|boundary|`` such edges): a minor of a planar graph, so planar, and bipartite and
-simple, with ``R + N`` vertices (``R`` closed regions, ``N`` stones of the line, stones
-next to no closed region included) and ``E = sum |boundary|`` edges. Every face of a
+planar graph. Take any of the regions the line closes (here those with a literal and
+the large ones; regions left out change nothing below), contract each (connected, and
+disjoint from the others) to one vertex, and keep only the edges between a region and
+the line's stones on its boundary (each region's boundary cells all hold stones of the
+line, so it has ``|boundary|`` such edges): a minor of a planar graph, so planar, and
+bipartite and simple, with ``R + N`` vertices (``R`` regions taken, ``N`` stones of the
+line, stones next to none of them included) and ``E = sum |boundary|`` edges. Every face of a
 simple bipartite planar graph has at least 4 sides, so Euler's formula gives
 ``E <= 2 (R + N) - 4`` when ``R + N >= 3``, i.e. ``sum (|boundary| - 2) <= 2 N - 4``;
 when ``R + N <= 2`` the left side is at most 0 (no region, or one with a single wall),
