@@ -13,6 +13,7 @@ exhaustive search:
 
 from __future__ import annotations
 
+import random
 import time
 from functools import cache
 
@@ -20,6 +21,7 @@ import pytest
 from ortools.sat.python import cp_model
 
 from solver.cpsat import SolveParams
+from solver.geometry.hexgrid import HexGrid
 from solver.terra_nova import deep
 from solver.terra_nova.engine import exhaustive
 from solver.terra_nova.engine import turns as engine
@@ -358,6 +360,58 @@ def test_relaxation_over_a_partial_list_bounds_the_closing(turns):
     assert needed > 0
 
 
+def planar_sum(grid: HexGrid, old: set[int], new: set[int]) -> int:
+    """``sum (walls - 2)`` over the regions the stones ``old`` and ``new`` wall, a
+    region's walls being its neighbours in ``new``."""
+    seen: set[int] = set()
+    total = 0
+    for cell in range(grid.size):
+        if cell in old or cell in new or cell in seen:
+            continue
+        region, todo = {cell}, [cell]
+        while todo:
+            for b in grid.neighbours[todo.pop()]:
+                if b not in old and b not in new and b not in region:
+                    region.add(b)
+                    todo.append(b)
+        seen |= region
+        walls = {b for c in region for b in grid.neighbours[c] if b in new}
+        total += len(walls) - 2 if walls else 0
+    return total
+
+
+def test_walls_of_disjoint_regions_obey_the_planar_count():
+    # the planar count of the relaxation's module doc on random stone sets of a hex
+    # board with old stones: at most 2 N - 4 with N >= 3 new stones (2 N with fewer)
+    rng = random.Random(8)
+    grid = HexGrid.full(6, 7)
+    for _ in range(2000):
+        old = set(rng.sample(range(grid.size), rng.randint(0, 14)))
+        new = set(rng.sample(sorted(set(range(grid.size)) - old), rng.randint(0, 9)))
+        most = 2 * len(new) - (4 if len(new) >= 3 else 0)
+        assert planar_sum(grid, old, new) <= most, (sorted(old), sorted(new))
+    # reached: a ring of 6 walls the cell inside and the board outside with 6 each
+    ring = set(grid.neighbours[grid.index(2, 3)])
+    assert planar_sum(grid, set(), ring) == 2 * len(ring) - 4
+
+
+def test_the_planar_count_lowers_partial_bounds(monkeypatch):
+    lower = 0
+    for turns in (2, 3):
+        for number, position in enumerate(sample(turns)):
+            best = truth(turns, number)[0]
+            full = Geometry(position, turns)
+            for largest in range(max(2, full.max_stones - 2), full.max_stones):
+                geo = Geometry(position, turns, largest=largest)
+                with_count = relaxed(geo)
+                monkeypatch.setattr(Relaxation, "_planar", lambda *args: None)
+                without = relaxed(geo)
+                monkeypatch.undo()
+                assert best <= with_count <= without, (turns, number, largest)
+                lower += with_count < without
+    assert lower > 0
+
+
 def test_restricted_model_over_a_partial_list_and_the_rest_bound_the_closing():
     for number, position in enumerate(sample(3)):
         geo = Geometry(position, 3, largest=4)
@@ -372,7 +426,7 @@ def test_restricted_model_over_a_partial_list_and_the_rest_bound_the_closing():
 
 def test_deep_path_lists_part_of_the_candidates_when_their_search_runs_long(monkeypatch):
     monkeypatch.setattr(deep, "LISTED_TURNS", 3)
-    monkeypatch.setattr(deep, "FULL_SEARCH_SHARE", 0.0)
+    monkeypatch.setattr(deep, "FULL_SEARCH_STEPS", 0)
     monkeypatch.setattr(deep, "LISTED_BOUNDARY", 4)
     largest = []
     real = deep.candidates_in_time
@@ -394,3 +448,25 @@ def test_deep_path_lists_part_of_the_candidates_when_their_search_runs_long(monk
         assert engine.play_line(position, answer.line).points == answer.value, number
         assert answer.value <= truth(3, number)[0] <= answer.bound, number
     assert partial > 0
+
+
+def test_the_full_list_is_kept_when_its_search_fits_the_step_budget(monkeypatch):
+    monkeypatch.setattr(deep, "LISTED_TURNS", 3)
+    monkeypatch.setattr(deep, "LISTED_BOUNDARY", 2)
+    position = next(p for p in sample(3)
+                    if any(len(c.boundary) > 2 for c in Geometry(p, 3).candidates))
+    steps = 0
+
+    def count() -> None:
+        nonlocal steps
+        steps += 1
+
+    full = Geometry(position, 3, check=count)
+    full.candidates  # noqa: B018 -- the search, counted
+    for per_second, listed in ((steps / 4, full.max_stones), (steps / 6, 2)):
+        monkeypatch.setattr(deep, "FULL_SEARCH_STEPS", per_second)
+        params = PARAMS.with_time_limit(5).started()  # about 5 s left: budget 1.25 / 0.83 x
+        _, geo = deep._geometry(position, 3, params, None)
+        assert geo.largest == listed
+        assert len(geo.candidates) == sum(1 for c in full.candidates
+                                          if len(c.boundary) <= geo.largest)

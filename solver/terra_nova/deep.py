@@ -32,10 +32,11 @@ The answer's bound is the smallest of (1) and each round's max((2)'s bound, (3)'
 bound).
 
 At 4+ turns the candidates can be too many to list in time (late-2p: 161,686). When
-their search runs past :data:`FULL_SEARCH_SHARE` of the time, only those of at most
-:data:`LISTED_BOUNDARY` boundary cells are listed (:attr:`Geometry.largest`); then (2)
-places at most that many stones, and (1) and (3) count the others together (the
-relaxation's module doc proves both still bound what they bound).
+their search takes more than :data:`FULL_SEARCH_STEPS` steps a second of the time, only
+those of at most :data:`LISTED_BOUNDARY` boundary cells are listed
+(:attr:`Geometry.largest`); then (2) places at most that many stones, and (1) and (3)
+count the others together (the relaxation's module doc proves both still bound what
+they bound).
 """
 
 from __future__ import annotations
@@ -103,11 +104,15 @@ LISTED_TURNS = 4
 """From this many turns on, a time-limited solve may list only part of the candidates
 (:func:`_geometry`)."""
 
-FULL_SEARCH_SHARE = 0.2
-"""Part of the time left the search for every candidate may take (CPU seconds) before the
-path lists only those of at most :data:`LISTED_BOUNDARY` boundary cells (late-2p at 4
-turns: 161,686 candidates, 45 s of CPU, against 19,048 of at most 6 in 5.7 s; midgame-2p
-and played seed 1 list all in 15 and 9 s: benchmarks/EXPERIMENTS.md, Terra Nova #110)."""
+FULL_SEARCH_STEPS = 5000
+"""Steps (calls of the search's check: search nodes and candidates found) per second of
+the time left the search for every candidate may take before the path lists only those
+of at most :data:`LISTED_BOUNDARY` boundary cells: a count, so the choice is the same at
+any load. At 4 turns (benchmarks/EXPERIMENTS.md, Terra Nova #110, #140) the full search
+takes played seed 1 156 k steps, midgame-2p 279 k (listed in full at 60 s: bound 174
+against 227 with the partial list), played seed 2 632 k (partial at 120 s: 39 / 225
+against no bound with the full list), played seed 0 1.13 M, late-2p 1.36 M; about 0.2
+of the time in CPU seconds (18-39 k steps a second), the share used before."""
 
 LISTED_BOUNDARY = 6
 """The most boundary cells of a listed candidate when not all are listed (the most
@@ -218,25 +223,22 @@ class _SearchShare(Exception):
 def _geometry(position: Position, horizon: int, params: SolveParams,
               progress: Progress | None):
     """The engine's first line and the geometry (:func:`candidates_in_time`): every
-    candidate when their search ends within :data:`FULL_SEARCH_SHARE` of the time left,
-    counted in CPU seconds of this process so that the choice does not depend on the
-    machine's load (always without a time limit, or below :data:`LISTED_TURNS` turns),
-    else only those of at most :data:`LISTED_BOUNDARY` boundary cells
+    candidate when their search ends within :data:`FULL_SEARCH_STEPS` a second of the
+    time left (always without a time limit, or below :data:`LISTED_TURNS` turns), else
+    only those of at most :data:`LISTED_BOUNDARY` boundary cells
     (:attr:`Geometry.largest`: the restricted models then place at most that many
     stones, and the relaxation counts the other candidates together)."""
     left = _left(params)
     if horizon < LISTED_TURNS or left is None:
         return candidates_in_time(position, horizon, params, progress)
-    until = time.process_time() + FULL_SEARCH_SHARE * left
-    calls = 0
+    budget = FULL_SEARCH_STEPS * left
+    steps = 0
 
     def check() -> None:
-        nonlocal calls
+        nonlocal steps
         params.check()
-        calls += 1
-        # the CPU clock at every 256th call from the first: reading it costs ~1-3.5 us, and
-        # the search of late-2p at 4 turns calls this 1.4 M times
-        if calls % 256 == 1 and time.process_time() >= until:
+        steps += 1
+        if steps > budget:
             raise _SearchShare
 
     try:

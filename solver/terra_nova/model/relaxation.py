@@ -50,18 +50,40 @@ restricted model then places at most ``largest``); the same map shows it.
 below ``max_stones``: at 4 turns the list can run to 160 k regions, benchmarks/EXPERIMENTS.md,
 Terra Nova #110). Then only the candidates of at most ``largest`` boundary cells have a
 ``closed`` literal; the others, *large*, are counted together by ``large`` (0 to
-``MAX_NEW_REGIONS * max_stones // (largest + 1)``), each worth
+``MAX_NEW_REGIONS * max_stones // (largest + 1)``, and with ``largest >= 2`` at most
+``(2 * max_stones - 4) // (largest - 1)``), each worth
 :attr:`~solver.terra_nova.model.geometry.Geometry.most_region_value`, with a literal
 ``over`` ("more than ``largest`` stones"): ``large >= 1`` implies ``over``, ``over``
-implies ``stones >= largest + 1``, and the walls are counted over all closed regions:
-``sum |boundary| * closed + (largest + 1) * large <= MAX_NEW_REGIONS * stones``. The same
-map, with ``large`` = the large candidates that close and ``over`` = "the line places
-more than ``largest`` stones", shows it: a large candidate's boundary holds more than
-``largest`` stones of the line, each stone walls at most ``MAX_NEW_REGIONS`` closed
-regions, and a large candidate is worth at most ``most_region_value`` (the bound on
-every region's value); so is the count's range (each of ``large`` regions takes
-``largest + 1`` walls of at most ``MAX_NEW_REGIONS * max_stones``). Listed candidates
-keep the rows above; the large ones take no part in the per-cell and per-stone rows.
+implies ``stones >= largest + 1``, and the walls are counted over all closed regions,
+per stone: ``sum |boundary| * closed + (largest + 1) * large <= MAX_NEW_REGIONS * stones``,
+and by planarity: ``sum (|boundary| - 2) * closed + (largest - 1) * large <= 2 * stones -
+4 * over`` (``- 0 * over`` when ``largest < 2``). The same map, with ``large`` = the
+large candidates that close and ``over`` = "the line places more than ``largest``
+stones", shows it: a large candidate's boundary holds more than ``largest`` stones of
+the line, each stone walls at most ``MAX_NEW_REGIONS`` closed regions, and a large
+candidate is worth at most ``most_region_value`` (the bound on every region's value).
+
+*The planar count.* The cells of the board, joined when they share a side, form a
+planar graph. Take any of the regions the line closes (here those with a literal and
+the large ones; regions left out change nothing below), contract each (connected, and
+disjoint from the others) to one vertex, and keep only the edges between a region and
+the line's stones on its boundary (each region's boundary cells all hold stones of the
+line, so it has ``|boundary|`` such edges): a minor of a planar graph, so planar, and
+bipartite and simple, with ``R + N`` vertices (``R`` regions taken, ``N`` stones of the
+line, stones next to none of them included) and ``E = sum |boundary|`` edges. Every face of a
+simple bipartite planar graph has at least 4 sides, so Euler's formula gives
+``E <= 2 (R + N) - 4`` when ``R + N >= 3``, i.e. ``sum (|boundary| - 2) <= 2 N - 4``;
+when ``R + N <= 2`` the left side is at most 0 (no region, or one with a single wall),
+so ``sum (|boundary| - 2) <= 2 N`` holds for every line. ``over`` with ``largest >= 2``
+means ``N >= 3``, hence the ``- 4``; a large region has ``|boundary| - 2 >= largest -
+1``. So is the count's range: each of ``large`` regions takes ``largest + 1`` of at most
+``MAX_NEW_REGIONS * max_stones`` per-stone walls and ``largest - 1`` of at most
+``2 * max_stones - 4`` planar ones. (At 4 turns, 8 stones and ``largest`` 6 this leaves
+at most 2 large regions where the per-stone count left 3: three disjoint connected
+regions have at most two common neighbours, since three would make ``K(3,3)``. Two
+regions of 7+ walls within 8 stones share at least 6 of them, which a channel between
+old stones allows, so 2 is not lowered this way.) Listed candidates keep the rows
+above; the large ones take no part in the per-cell and per-stone rows.
 """
 
 from __future__ import annotations
@@ -203,7 +225,10 @@ class Relaxation:
         returns ``over``, the literal "more than ``largest`` stones"."""
         geo, m = self.geo, self.model
         need = geo.largest + 1
-        self.large = m.new_int_var(0, MAX_NEW_REGIONS * geo.max_stones // need, "large")
+        most = MAX_NEW_REGIONS * geo.max_stones // need
+        if need >= 3:  # the planar count below, with every stone placed
+            most = min(most, (2 * geo.max_stones - 4) // (need - 2))
+        self.large = m.new_int_var(0, most, "large")
         over = m.new_bool_var("over")
         stones = sum(self.stone.values())
         m.add(stones >= need).only_enforce_if(over)
@@ -211,5 +236,16 @@ class Relaxation:
         closed_walls = sum(len(geo.candidates[i].boundary) * self.closed[i]
                            for i in self.closed)
         m.add(closed_walls + need * self.large <= MAX_NEW_REGIONS * stones)
+        self._planar(stones, over)
         self.objective += geo.most_region_value * self.large
         return over
+
+    def _planar(self, stones: cp_model.LinearExprT, over: cp_model.IntVar) -> None:
+        """The walls of all closed regions counted by planarity (module doc):
+        ``sum (|boundary| - 2) * closed + (largest - 1) * large <= 2 * stones - 4 * over``
+        (``over``: 3+ stones when ``largest >= 2``)."""
+        need = self.geo.largest + 1
+        planar = sum((len(self.geo.candidates[i].boundary) - 2) * self.closed[i]
+                     for i in self.closed)
+        slack = 4 if need >= 3 else 0
+        self.model.add(planar + (need - 2) * self.large <= 2 * stones - slack * over)
