@@ -29,14 +29,19 @@ class InputError(Exception):
     """Bad user input: names the file, the place in it, and what is wrong.
 
     ``place`` is free text such as ``"line 4"``, ``"cell d7"``, ``"key scores.blue"``
-    or ``"turn 2, action 'c4-f4'"``; either part may be missing.
+    or ``"turn 2, action 'c4-f4'"``; either part may be missing. ``key`` (a dotted file
+    key such as ``"puzzle.target"``) is for a raiser without the file's text, e.g. a
+    solve finding a puzzle impossible: the command that read the file turns it into
+    the place (``line 18 (key 'puzzle.target')``) when none is given.
     """
 
-    def __init__(self, message: str, *, path: str | Path | None = None, place: str | None = None):
+    def __init__(self, message: str, *, path: str | Path | None = None,
+                 place: str | None = None, key: str | None = None):
         super().__init__(message)
         self.message = message
         self.path = str(path) if path is not None else None
         self.place = place
+        self.key = key
 
     status = EXIT_BAD_INPUT
     """The exit status of a command this error ends."""

@@ -450,3 +450,32 @@ def test_a_bad_recipe_is_refused_before_any_case_runs(tmp_path, monkeypatch):
     assert result.exit_code == 2 and ran == [], result.output
     assert result.stderr == (f"error: {path}: line 15 (key 'case.2.recipe'): case 2: recipe "
                              "key 'rows' must be a whole number from 1 to 9, not 0\n")
+
+
+# ---------------------------------------------------------------- impossible puzzles
+
+MIN_TURNS = POSITIONS / "terra-nova" / "puzzles" / "closing-min-turns.toml"
+"""Red's best in 3 turns is at most 45 (the relaxation's proven bound); 2 reach 34."""
+
+
+# each failed before its fix: solve ran to its time limit (exit 3), or without one for
+# minutes, on a target no line reaches; the first two are refused before any search by
+# the board's ceiling, the last by the relaxation's bound within 3 turns
+@pytest.mark.parametrize(("old", "new", "needle"), [
+    ("target = 32", "target = 999",
+     "line 18 (key 'puzzle.target'): 999 points cannot be reached: red can gain at most 54 "
+     "points on this board, whatever the number of turns"),
+    ("target = 32\nturns = 3", "target = 999",  # no horizon: the default one
+     "line 18 (key 'puzzle.target'): 999 points cannot be reached: red can gain at most 54"),
+    ("target = 32", "target = 46",
+     "line 18 (key 'puzzle.target'): 46 points cannot be reached within 3 turn(s) (at most 45)"),
+])
+@pytest.mark.parametrize("command", ["solve", "solve --json", "batch"])
+def test_an_unreachable_min_turns_target_is_one_located_error(tmp_path, old, new, needle,
+                                                             command):
+    text = MIN_TURNS.read_text(encoding="utf-8")
+    assert old in text
+    path = _write(tmp_path, text.replace(old, new, 1))
+    # a limit the fix stays far below (it takes seconds at most), the old search not
+    args = [*command.split(), str(path), "--time-limit", "60", "--workers", "1"]
+    _one_error(CliRunner().invoke(main, args), path, needle, command)
