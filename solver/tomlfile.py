@@ -304,6 +304,25 @@ def read_solution_table(
     return Solution(value, tuple(items))
 
 
+MAX_NUMBER = 999
+"""Largest count a position file takes (scores, budgets, VP, money…): no game comes near
+it, and the models' sums stay far from CP-SAT's integer range."""
+
+
+def require_count(value: Any, key: str, *, text: str, path: str | Path | None,
+                  negative: str | None = None) -> int:
+    """``value`` when it is a whole number from 0 to :data:`MAX_NUMBER`; else an
+    InputError naming ``key`` (``negative``: the message for a number below 0)."""
+    value = require_type(value, int, key, text=text, path=path)
+    if value < 0:
+        raise InputError(negative or f"'{key}' cannot be negative", path=path,
+                         place=place_of(text, key))
+    if value > MAX_NUMBER:
+        raise InputError(f"'{key}' = {value} is more than {MAX_NUMBER}, the largest number "
+                         "a file takes", path=path, place=place_of(text, key))
+    return value
+
+
 SEEDS = (-(2**63), 2**64 - 1)
 """The range of a seed in a file or recipe: 64 bits (the generator's candidate seeds,
 :func:`solver.puzzlegen.candidate_seed`, take all of them)."""

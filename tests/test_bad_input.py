@@ -116,7 +116,7 @@ BROKEN = [
      _sub("rift-valley", 'tents = ["b5", "a8"]', 'tents = ["b5", "a8", "b1", "d1", "f1", "g1"]'),
      "elements (tents): 9 tents on the board, at most 5"),
     ("terra-nova", "negative score", _sub("terra-nova", "red = 10", "red = -5"),
-     "line 4 (key 'scores'): scores cannot be negative"),
+     "line 4 (key 'scores.red'): scores cannot be negative"),
     ("rift-valley", "negative budget", _sub("rift-valley", "draws = 5", "draws = -1"),
      "line 5 (key 'draws'): draws cannot be negative"),
     ("terra-nova-kosmos", "negative money",
@@ -127,6 +127,13 @@ BROKEN = [
      _sub("terra-nova-kosmos", "money = 2", "money = 4611686018427387903"),
      "line 41 (key 'player.red.money'): 'player.red.money' = 4611686018427387903 is more "
      "than 999"),
+    # each failed before its fix: accepted (any 64-bit number was)
+    ("terra-nova", "huge score", _sub("terra-nova", "red = 10", "red = 1000000000000000"),
+     "line 4 (key 'scores.red'): 'scores.red' = 1000000000000000 is more than 999, the "
+     "largest number a file takes"),
+    ("rift-valley", "huge budget", _sub("rift-valley", "draws = 5", "draws = 1000"),
+     "line 5 (key 'draws'): 'draws' = 1000 is more than 999, the largest number a file "
+     "takes"),
     # failed before its fix: objective = 0 was read as the default max-points
     ("terra-nova", "falsy objective",
      _sub("terra-nova", 'objective = "max-points"', "objective = 0"),
