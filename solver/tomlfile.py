@@ -217,6 +217,23 @@ def place_of(text: str, key: str) -> str:
     return f"line {line} (key '{key}')" if line else f"key '{key}'"
 
 
+def keyed(error: InputError, path: str | Path) -> InputError:
+    """``error`` naming ``path`` (unless it names a file already), its
+    :attr:`~solver.errors.InputError.key` turned into the key's line in ``path``'s text,
+    put before its place: ``line 36 (key 'elements.blue.stops'), stop 'f3'``."""
+    if error.path is not None:
+        return error
+    located = error.located(path=path)
+    if error.key is not None:
+        try:
+            where = place_of(read_text(path), error.key)
+        except InputError:
+            where = f"key '{error.key}'"
+        located.place = f"{where}, {error.place}" if error.place else where
+        located.key = None
+    return located
+
+
 def check_keys(
     table: Mapping[str, Any],
     allowed: Iterable[str],

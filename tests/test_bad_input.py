@@ -101,7 +101,8 @@ BROKEN = [
      "line 2 (key 'players'): a colour is listed twice"),
     ("rift-valley", "a stop twice",
      _sub("rift-valley", 'stops = ["f3", "e5"]', 'stops = ["f3", "e5", "f3"]'),
-     "elements.blue.stops 'f3': f3 already holds an element"),
+     # failed before its fix: no line
+     "line 36 (key 'elements.blue.stops'), stop 'f3': f3 already holds an element"),
     # failed before its fix: the second c1-e1 was merged away
     ("terra-nova-kosmos", "a bridge twice",
      _sub("terra-nova-kosmos", 'bridges = ["c1-e1", "c6-b8"]',
@@ -114,7 +115,8 @@ BROKEN = [
      "line 5 (key 'stones_left'): stones_left = 99999999999"),
     ("rift-valley", "too many tents",
      _sub("rift-valley", 'tents = ["b5", "a8"]', 'tents = ["b5", "a8", "b1", "d1", "f1", "g1"]'),
-     "elements (tents): 9 tents on the board, at most 5"),
+     # failed before its fix: "elements (tents): …", no line
+     "line 33 (key 'elements.red.tents'), tent 'g1': 9 tents on the board, at most 5"),
     ("terra-nova", "negative score", _sub("terra-nova", "red = 10", "red = -5"),
      "line 4 (key 'scores.red'): scores cannot be negative"),
     ("rift-valley", "negative budget", _sub("rift-valley", "draws = 5", "draws = -1"),
