@@ -29,14 +29,20 @@ class InputError(Exception):
     """Bad user input: names the file, the place in it, and what is wrong.
 
     ``place`` is free text such as ``"line 4"``, ``"cell d7"``, ``"key scores.blue"``
-    or ``"turn 2, action 'c4-f4'"``; either part may be missing.
+    or ``"turn 2, action 'c4-f4'"``; either part may be missing. ``key`` (a dotted file
+    key such as ``"puzzle.target"``) is for a raiser without the file's text (a
+    validator, a solve finding a puzzle impossible): the command that read the file
+    puts the key's line before the place (:func:`solver.tomlfile.keyed`:
+    ``line 18 (key 'puzzle.target')``, ``line 36 (key 'elements.blue.stops'), stop 'f3'``).
     """
 
-    def __init__(self, message: str, *, path: str | Path | None = None, place: str | None = None):
+    def __init__(self, message: str, *, path: str | Path | None = None,
+                 place: str | None = None, key: str | None = None):
         super().__init__(message)
         self.message = message
         self.path = str(path) if path is not None else None
         self.place = place
+        self.key = key
 
     status = EXIT_BAD_INPUT
     """The exit status of a command this error ends."""
@@ -59,7 +65,10 @@ class InputError(Exception):
         return int(match.group(1)) if match else None
 
     def __str__(self) -> str:
-        where = ": ".join(part for part in (self.path, self.place) if part)
+        place = self.place
+        if self.key is not None:  # not yet turned into a line
+            place = f"key '{self.key}'" + (f", {place}" if place else "")
+        where = ": ".join(part for part in (self.path, place) if part)
         return f"{where}: {self.message}" if where else self.message
 
 

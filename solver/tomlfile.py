@@ -217,6 +217,23 @@ def place_of(text: str, key: str) -> str:
     return f"line {line} (key '{key}')" if line else f"key '{key}'"
 
 
+def keyed(error: InputError, path: str | Path) -> InputError:
+    """``error`` naming ``path`` (unless it names a file already), its
+    :attr:`~solver.errors.InputError.key` turned into the key's line in ``path``'s text,
+    put before its place: ``line 36 (key 'elements.blue.stops'), stop 'f3'``."""
+    if error.path is not None:
+        return error
+    located = error.located(path=path)
+    if error.key is not None:
+        try:
+            where = place_of(read_text(path), error.key)
+        except InputError:
+            where = f"key '{error.key}'"
+        located.place = f"{where}, {error.place}" if error.place else where
+        located.key = None
+    return located
+
+
 def check_keys(
     table: Mapping[str, Any],
     allowed: Iterable[str],
@@ -302,6 +319,25 @@ def read_solution_table(
     for item in items:
         require_type(item, str, f"solution.{list_key}", text=text, path=path)
     return Solution(value, tuple(items))
+
+
+MAX_NUMBER = 999
+"""Largest count a position file takes (scores, budgets, VP, money…): no game comes near
+it, and the models' sums stay far from CP-SAT's integer range."""
+
+
+def require_count(value: Any, key: str, *, text: str, path: str | Path | None,
+                  negative: str | None = None) -> int:
+    """``value`` when it is a whole number from 0 to :data:`MAX_NUMBER`; else an
+    InputError naming ``key`` (``negative``: the message for a number below 0)."""
+    value = require_type(value, int, key, text=text, path=path)
+    if value < 0:
+        raise InputError(negative or f"'{key}' cannot be negative", path=path,
+                         place=place_of(text, key))
+    if value > MAX_NUMBER:
+        raise InputError(f"'{key}' = {value} is more than {MAX_NUMBER}, the largest number "
+                         "a file takes", path=path, place=place_of(text, key))
+    return value
 
 
 SEEDS = (-(2**63), 2**64 - 1)

@@ -101,7 +101,8 @@ BROKEN = [
      "line 2 (key 'players'): a colour is listed twice"),
     ("rift-valley", "a stop twice",
      _sub("rift-valley", 'stops = ["f3", "e5"]', 'stops = ["f3", "e5", "f3"]'),
-     "elements.blue.stops 'f3': f3 already holds an element"),
+     # failed before its fix: no line
+     "line 36 (key 'elements.blue.stops'), stop 'f3': f3 already holds an element"),
     # failed before its fix: the second c1-e1 was merged away
     ("terra-nova-kosmos", "a bridge twice",
      _sub("terra-nova-kosmos", 'bridges = ["c1-e1", "c6-b8"]',
@@ -114,9 +115,10 @@ BROKEN = [
      "line 5 (key 'stones_left'): stones_left = 99999999999"),
     ("rift-valley", "too many tents",
      _sub("rift-valley", 'tents = ["b5", "a8"]', 'tents = ["b5", "a8", "b1", "d1", "f1", "g1"]'),
-     "elements (tents): 9 tents on the board, at most 5"),
+     # failed before its fix: "elements (tents): …", no line
+     "line 33 (key 'elements.red.tents'), tent 'g1': 9 tents on the board, at most 5"),
     ("terra-nova", "negative score", _sub("terra-nova", "red = 10", "red = -5"),
-     "line 4 (key 'scores'): scores cannot be negative"),
+     "line 4 (key 'scores.red'): scores cannot be negative"),
     ("rift-valley", "negative budget", _sub("rift-valley", "draws = 5", "draws = -1"),
      "line 5 (key 'draws'): draws cannot be negative"),
     ("terra-nova-kosmos", "negative money",
@@ -127,6 +129,13 @@ BROKEN = [
      _sub("terra-nova-kosmos", "money = 2", "money = 4611686018427387903"),
      "line 41 (key 'player.red.money'): 'player.red.money' = 4611686018427387903 is more "
      "than 999"),
+    # each failed before its fix: accepted (any 64-bit number was)
+    ("terra-nova", "huge score", _sub("terra-nova", "red = 10", "red = 1000000000000000"),
+     "line 4 (key 'scores.red'): 'scores.red' = 1000000000000000 is more than 999, the "
+     "largest number a file takes"),
+    ("rift-valley", "huge budget", _sub("rift-valley", "draws = 5", "draws = 1000"),
+     "line 5 (key 'draws'): 'draws' = 1000 is more than 999, the largest number a file "
+     "takes"),
     # failed before its fix: objective = 0 was read as the default max-points
     ("terra-nova", "falsy objective",
      _sub("terra-nova", 'objective = "max-points"', "objective = 0"),
@@ -161,8 +170,7 @@ def _write(tmp_path: Path, text: str | None) -> Path:
 SOLUTION_READERS = {"show", "verify", "solve", "solve --json", "render --solution", "sheet",
                     "batch", "batch --verify"}
 """The commands that read a file's ``[solution]`` (``show`` draws the board first);
-``play``, ``perft`` and a plain ``render`` leave it unread, and KOSMOS ``solve``
-and ``batch`` its line."""
+``play``, ``perft`` and a plain ``render`` leave it unread."""
 
 
 def _run(tmp_path: Path, command: str, path: Path):
@@ -200,8 +208,8 @@ def _one_error(result, path: Path, needle: str, command: str, board_first: bool 
 def test_a_broken_file_is_one_located_error_for_every_command(tmp_path, game, broken, text,
                                                                needle, command):
     in_solution = "[solution]" in needle or "solution." in needle
-    if in_solution and (command not in SOLUTION_READERS or (
-            game == "terra-nova-kosmos" and command in ("solve", "solve --json", "batch"))):
+    # failed before its fix: KOSMOS solve and batch left the [solution]'s line unread
+    if in_solution and command not in SOLUTION_READERS:
         pytest.skip(f"{command} does not read the [solution]'s line")
     path = _write(tmp_path, text)
     result = _run(tmp_path, command, path)
@@ -450,3 +458,32 @@ def test_a_bad_recipe_is_refused_before_any_case_runs(tmp_path, monkeypatch):
     assert result.exit_code == 2 and ran == [], result.output
     assert result.stderr == (f"error: {path}: line 15 (key 'case.2.recipe'): case 2: recipe "
                              "key 'rows' must be a whole number from 1 to 9, not 0\n")
+
+
+# ---------------------------------------------------------------- impossible puzzles
+
+MIN_TURNS = POSITIONS / "terra-nova" / "puzzles" / "closing-min-turns.toml"
+"""Red's best in 3 turns is at most 45 (the relaxation's proven bound); 2 reach 34."""
+
+
+# each failed before its fix: solve ran to its time limit (exit 3), or without one for
+# minutes, on a target no line reaches; the first two are refused before any search by
+# the board's ceiling, the last by the relaxation's bound within 3 turns
+@pytest.mark.parametrize(("old", "new", "needle"), [
+    ("target = 32", "target = 999",
+     "line 18 (key 'puzzle.target'): 999 points cannot be reached: red can gain at most 54 "
+     "points on this board, whatever the number of turns"),
+    ("target = 32\nturns = 3", "target = 999",  # no horizon: the default one
+     "line 18 (key 'puzzle.target'): 999 points cannot be reached: red can gain at most 54"),
+    ("target = 32", "target = 46",
+     "line 18 (key 'puzzle.target'): 46 points cannot be reached within 3 turn(s) (at most 45)"),
+])
+@pytest.mark.parametrize("command", ["solve", "solve --json", "batch"])
+def test_an_unreachable_min_turns_target_is_one_located_error(tmp_path, old, new, needle,
+                                                             command):
+    text = MIN_TURNS.read_text(encoding="utf-8")
+    assert old in text
+    path = _write(tmp_path, text.replace(old, new, 1))
+    # a limit the fix stays far below (it takes seconds at most), the old search not
+    args = [*command.split(), str(path), "--time-limit", "60", "--workers", "1"]
+    _one_error(CliRunner().invoke(main, args), path, needle, command)

@@ -104,7 +104,7 @@ def test_stops_of_different_colours_may_touch_unless_the_option_is_set():
 def test_validate_applies_the_stop_rules():
     with pytest.raises(InputError, match="touch") as info:
         validate(make(OPEN6, '[elements.red]\nstops = ["a1", "a2"]\n'))
-    assert "elements.red.stops 'a2'" in str(info.value)
+    assert "key 'elements.red.stops', stop 'a2'" in str(info.value)
     mixed = make(OPEN6, '[elements.red]\nstops = ["a1"]\n[elements.blue]\nstops = ["a2"]\n')
     validate(mixed)
     with pytest.raises(InputError):

@@ -25,7 +25,7 @@ from solver.geometry.hexgrid import HexGrid
 from solver.terra_nova import deep
 from solver.terra_nova.engine import exhaustive
 from solver.terra_nova.engine import turns as engine
-from solver.terra_nova.model.geometry import Geometry
+from solver.terra_nova.model.geometry import Geometry, most_points_ever
 from solver.terra_nova.model.relaxation import Relaxation, most_own_pieces, weight
 from solver.terra_nova.model.restricted import choose, restricted_model
 from solver.terra_nova.settings import line_objective
@@ -137,6 +137,17 @@ def test_own_upper_bound_bounds_the_closing():
         for number, position in enumerate(sample(turns)[:15]):
             cap = TurnModel(position, turns).own_upper_bound()
             assert truth(turns, number)[0] <= cap <= 3 * position.grid.size
+
+
+def test_a_longer_horizon_and_the_board_bound_shorter_closings():
+    """What the min-turns solve refuses a target by: the relaxation of a longer horizon
+    bounds the closings of fewer turns, and :func:`most_points_ever` every closing."""
+    for number, position in enumerate(sample(2)[:15]):
+        best = truth(2, number)[0]
+        assert relaxed(Geometry(position, 3)) >= best, number
+        assert most_points_ever(position) >= relaxed(Geometry(position, 2)) >= best, number
+    for number, position in enumerate(sample(3)[:15]):
+        assert most_points_ever(position) >= truth(3, number)[0], number
 
 
 def test_weight_is_the_most_the_player_can_score():

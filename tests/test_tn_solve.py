@@ -16,6 +16,7 @@ from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.fileformat import parse_position, read_position
 from solver.terra_nova.model.turn_model import TurnModel
 from solver.terra_nova.notation import Move, Stone, parse_line
+from solver.terra_nova.position import Puzzle
 from solver.terra_nova.settings import LARGE_BOARD_CELLS, follows_strategy, settings
 from solver.terra_nova.solve import (
     MIN_TURNS_DEFAULT_CAP,
@@ -121,8 +122,11 @@ def test_min_turns_unreachable_is_a_puzzle_error():
     position = parse_position(board(
         "a. aR a. b. b. c.\n  d. d. bB c. c. a.", stones_left=0,
         extra='[puzzle]\nkind = "closing"\nobjective = "min-turns"\ntarget = 3\nturns = 2\n'))
-    with pytest.raises(PuzzleError, match="cannot be reached within 2 turn"):
-        solve_puzzle(position, None, PARAMS)
+    with pytest.raises(PuzzleError, match="red can gain at most 0 points on this board"):
+        solve_puzzle(position, None, PARAMS)  # no stone left: nothing ever scores
+    short = position.replace(stones_left=10, puzzle=Puzzle("closing", 1, "min-turns", 13))
+    with pytest.raises(PuzzleError, match=r"cannot be reached within 1 turn\(s\) \(at most"):
+        solve_puzzle(short, None, PARAMS)
 
 
 def test_time_limit_still_gives_an_answer():
@@ -303,7 +307,7 @@ def test_min_turns_stopped_by_the_limit_tries_no_longer_horizon(monkeypatch):
     from solver.terra_nova import solve as tn_solve
     calls: list[int] = []
 
-    def stopped(model, params, progress=None):
+    def stopped(model, params, progress=None, stop=None):
         calls.append(len(model.proto.constraints))
         return None, SolveResult("unknown", None, None, 1.0, {})
 
@@ -313,4 +317,4 @@ def test_min_turns_stopped_by_the_limit_tries_no_longer_horizon(monkeypatch):
     with pytest.raises(NoAnswer, match="within the time limit"):
         # 1 s per constraint: the 1-turn model (~1,500 constraints) leaves too little
         solve_puzzle(read_position(path), None, SolveParams(time_limit=2000, workers=1))
-    assert len(calls) == 1
+    assert len(calls) == 2  # the 1-turn relaxation (unknown: no proof), the 1-turn model

@@ -24,15 +24,17 @@ from solver.rift_valley.position import COLOURS, Position
 from solver.rift_valley.rules import DEFAULT_RULES, MAX_PLAYERS, MIN_PLAYERS, Rules
 from solver.rift_valley.solve import Answer, solve_max_score
 from solver.rift_valley.view import PLAYER_FG, render_board
+from solver.tomlfile import keyed
 
 
 def load(file: Path, rules: Rules = DEFAULT_RULES) -> Position:
-    """Read ``file`` and check it with the engine's ``validate`` (errors name the file)."""
+    """Read ``file`` and check it with the engine's ``validate`` (errors name the file and
+    the line of the elements' key)."""
     position = read_position(file)
     try:
         engine.validate(position, rules)
     except InputError as exc:
-        raise exc.located(path=file) from None
+        raise keyed(exc, file) from None
     return position
 
 

@@ -36,6 +36,7 @@ from solver.tomlfile import (
     parse_toml,
     place_of,
     read_solution_table,
+    require_count,
     require_type,
 )
 
@@ -74,9 +75,8 @@ def position_from_toml(data: dict[str, Any], text: str, path: str | Path | None)
     player = _colour(typed(data.get("player", rift_owner), str, "player"), "player", text, path)
     draws = data.get("draws")
     if draws is not None:
-        draws = typed(draws, int, "draws")
-        if draws < 0:
-            raise fail("draws cannot be negative", "draws")
+        draws = require_count(draws, "draws", text=text, path=path,
+                              negative="draws cannot be negative")
     first_stop_rule = typed(data.get("first_stop_rule", False), bool, "first_stop_rule")
 
     board = _read_board(typed(data["terrain"], str, "terrain"), typed(data["areas"], str, "areas"),

@@ -27,7 +27,7 @@ from solver.terra_nova.fileformat import read_position, write_position
 from solver.terra_nova.notation import Move, Stone, Turn, format_turn, parse_line
 from solver.terra_nova.position import Position
 from solver.terra_nova.view import render_position
-from solver.tomlfile import atomic_write_text
+from solver.tomlfile import atomic_write_text, keyed
 
 
 def load(file: Path) -> Position:
@@ -149,14 +149,14 @@ def _winners(position: Position) -> str:
 
 @contextmanager
 def _located(file: Path) -> Iterator[None]:
-    """InputErrors (PuzzleError included) raised inside name ``file``."""
+    """InputErrors (PuzzleError included) raised inside name ``file`` and the line of
+    their key (:func:`~solver.tomlfile.keyed`)."""
     try:
         yield
     except InputError as exc:
         if exc.path is not None:
             raise
-        located = type(exc)(exc.message, path=file, place=exc.place)
-        raise located from None
+        raise keyed(exc, file) from None
 
 
 def solve(file: Path, turns: int | None, params: SolveParams, as_json: bool,

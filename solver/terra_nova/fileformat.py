@@ -39,6 +39,7 @@ from solver.tomlfile import (
     parse_toml,
     place_of,
     read_solution_table,
+    require_count,
     require_type,
 )
 
@@ -94,10 +95,9 @@ def position_from_toml(data: dict[str, Any], text: str, path: str | Path | None)
         if colour not in players:
             raise fail(f"score for {colour!r}, who is not a player", f"scores.{colour}",
                        place=place_of(text, "scores"))
-        points = typed(points, int, f"scores.{colour}")
-        if points < 0:
-            raise fail("scores cannot be negative", "scores")
-        scores[players.index(colour)] = points
+        scores[players.index(colour)] = require_count(
+            points, f"scores.{colour}", text=text, path=path,
+            negative="scores cannot be negative")
 
     on_board = sum(1 for o in occupant if o == STONE)
     if on_board > TOTAL_STONES:

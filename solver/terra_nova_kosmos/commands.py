@@ -154,15 +154,21 @@ def evaluate_line(position: Position, line: list) -> Any:
     return evaluate(position, line)
 
 
+def _claimed_line(file: Path, position: Position) -> list:
+    """The file's [solution] line parsed; one that does not parse is bad input whose place
+    starts with ``[solution] line``."""
+    try:
+        return parse_line(position.solution.line, position.grid)
+    except InputError as exc:
+        raise InputError(exc.message, path=file, place=f"[solution] line, {exc.place}") from None
+
+
 def _judge(file: Path, position: Position) -> tuple[Any, bool, str]:
     """The engine's result of the file's [solution] (None when illegal), whether it
     holds, and why not. InputError naming ``file`` when the line does not parse or the
     position poses no puzzle."""
     solution = position.solution
-    try:
-        line = parse_line(solution.line, position.grid)
-    except InputError as exc:
-        raise InputError(exc.message, path=file, place=f"[solution] line, {exc.place}") from None
+    line = _claimed_line(file, position)
     try:
         result = evaluate_line(position, line)
     except PuzzleError as exc:
@@ -223,6 +229,8 @@ def solve(file: Path, params: SolveParams, as_json: bool, screen: Screen) -> int
     replays the line): print the line, its value and whether it is proven optimal."""
     from solver.terra_nova_kosmos import solve as bridge
     position = load(file)
+    if position.solution is not None:  # as Terra Nova's solve: a line that does not parse
+        _claimed_line(file, position)  # is bad input; the claim itself is verify's
     best = kind_of(position) == "best-round"
     run = bridge.solve_best_round if best else bridge.solve_last_round
     try:

@@ -58,6 +58,7 @@ from solver.terra_nova_kosmos.rules import (
     Rules,
 )
 from solver.tomlfile import (
+    MAX_NUMBER,
     board_text_line,
     check_keys,
     load_toml,
@@ -86,9 +87,6 @@ PROJECT_KEYS = ("colour", "start_money", "house_income", "kontor_income", "shipp
 OVERRIDE_KEYS = ("start_money", "house_income", "kontor_income", "palace_income", "shipping_vp")
 RULE_KEYS = ("bridge_adjacency", "final_round_swap", "turn_order")
 COLOUR_OF_LETTER = {v: k for k, v in COLOUR_LETTER.items()}
-MAX_NUMBER = 999
-"""Largest number a KOSMOS file takes (VP, money, power, coins, faction values): a game
-never comes near it, and the models' sums stay far from CP-SAT's integer range."""
 
 
 class _Reader:

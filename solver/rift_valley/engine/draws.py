@@ -167,23 +167,26 @@ def validate(position: Position, rules: Rules = DEFAULT_RULES) -> None:
         for cell in elements.stops:
             problem = _stop_problem(position, occ, colour, cell, rules, first=False)
             if problem:
-                raise InputError(problem, place=f"elements.{colour}.stops '{grid.name(cell)}'")
+                raise InputError(problem, key=f"elements.{colour}.stops",
+                                 place=f"stop '{grid.name(cell)}'")
             occ.stops[cell] = colour
     for colour, elements in position.elements:
         for cell in elements.tents:
             problem = _cell_problem(position, occ, cell, "tent")
             if problem:
-                raise InputError(problem, place=f"elements.{colour}.tents '{grid.name(cell)}'")
+                raise InputError(problem, key=f"elements.{colour}.tents",
+                                 place=f"tent '{grid.name(cell)}'")
             occ.tents[cell] = colour
-    if len(occ.tents) > MAX_TENTS_PER_BOARD:
+    if len(occ.tents) > MAX_TENTS_PER_BOARD:  # placed at the first tent past the limit
+        cell, colour = list(occ.tents.items())[MAX_TENTS_PER_BOARD]
         raise InputError(f"{len(occ.tents)} tents on the board, at most {MAX_TENTS_PER_BOARD}",
-                         place="elements (tents)")
+                         key=f"elements.{colour}.tents", place=f"tent '{grid.name(cell)}'")
     for colour, elements in position.elements:
         for trail in elements.trails:
             problem = trail_problem(position, occ, colour, trail)
             if problem:
-                raise InputError(problem, place=f"elements.{colour}.trails "
-                                                f"'{format_trail(trail, grid)}'")
+                raise InputError(problem, key=f"elements.{colour}.trails",
+                                 place=f"trail '{format_trail(trail, grid)}'")
             occ.trail_cells.update((c, colour) for c in trail.cells(grid)[1:-1])
 
 

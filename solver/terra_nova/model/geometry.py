@@ -383,6 +383,31 @@ class Geometry:
         return view
 
 
+def most_points_ever(position: Position) -> int:
+    """An upper bound on the points the player to move can gain from ``position``, in
+    any number of turns: 0 with an empty supply, else ``LANDSCAPE_MULTIPLIER[1]`` per cell
+    of the components (of non-stone cells) that hold one of the player's pieces now.
+
+    Points come only from regions formed by a stone, and a region scores for the
+    player only with an own piece inside. A piece never passes a stone and stones stay
+    for good, so each own piece stays in the component it stands in now (components
+    only split); every region that ever scores for the player lies in one of those.
+    A scored region is closed for good, so each cell scores at most once, at most at
+    the largest multiplier.
+    """
+    if position.stones_left == 0:
+        return 0
+    grid = position.grid
+    occ = position.occupant
+    free = mask_of(c for c in range(grid.size) if occ[c] != STONE)
+    parts = _Parts(grid.neighbours, free, position.board.landscape_id)
+    held = 0
+    for piece in position.pieces_of(position.to_move):
+        if not held >> piece & 1:
+            held |= parts.reach(1 << piece, 0)
+    return held.bit_count() * LANDSCAPE_MULTIPLIER[1]
+
+
 def candidate_regions(geo: Geometry) -> tuple[Candidate, ...]:
     """All sets of cells that can become a region within the horizon and change anything.
 

@@ -40,7 +40,11 @@ line puts a stone on ``x``", ``pair`` = the turns that put two, and ``closed[i]`
 * The player's points from candidate ``i`` are at most :func:`weight`.
 
 So the line's points are the objective of a feasible assignment, at most the
-optimum. ``require_one_of`` adds "one of these candidates closes" (with large
+optimum. A line of fewer turns maps the same way (each row only limits from above,
+and the candidates, stone cells and weights of a horizon include those of a shorter
+one), so the bound covers it too: the min-turns solve relies on that.
+
+``require_one_of`` adds "one of these candidates closes" (with large
 candidates not listed, below: "or ``over``", i.e. or the line places more than
 ``largest`` stones): then the bound covers only the lines that close one of them, or
 place that many stones (the lazy scheme of :mod:`~solver.terra_nova.deep`, whose
