@@ -3,14 +3,17 @@
 The lines split by their final stones (:mod:`solver.terra_nova.model.halves`): (a) no
 full boundary stoned, (b) exactly one. The first thread solves (b) with the ``fixed``
 search (:data:`~solver.terra_nova.settings.HALVES_PRIMAL`), which finds and proves its
-line quickly, then (a) with (b)'s own points as a floor, by the default search without
-the LP (:data:`~solver.terra_nova.settings.HALVES_REFUTE`); the second thread solves (a)
-with the level-2 proof (:data:`~solver.terra_nova.settings.HALVES_PROOF`).
+line quickly, then (a) with (b)'s own points as a floor: first (a)'s relaxation with that
+floor, which when infeasible refutes (a) without a search
+(:func:`~solver.terra_nova.model.halves.no_full_boundary_relaxation`), else (a) itself by
+the default search without the LP (:data:`~solver.terra_nova.settings.HALVES_REFUTE`);
+the second thread solves (a) with the level-2 proof
+(:data:`~solver.terra_nova.settings.HALVES_PROOF`).
 The answer is proven once (b) is settled and (a) is settled on either thread; the
 solve still running is then stopped (:class:`solver.cpsat.Stop`). The best line of all
 the solves is the answer, replayed by the engine as always. Measured against the whole
 model on two workers in benchmarks/EXPERIMENTS.md, Terra Nova #75 (and #93 for the floored
-(a)).
+(a), #120 for its relaxation).
 """
 
 from __future__ import annotations
@@ -35,7 +38,12 @@ from solver.terra_nova.answers import (
     time_up,
     unbuilt,
 )
-from solver.terra_nova.model.halves import no_full_boundary, one_full_boundary
+from solver.terra_nova.deep import RELAXATION_SETTINGS
+from solver.terra_nova.model.halves import (
+    no_full_boundary,
+    no_full_boundary_relaxation,
+    one_full_boundary,
+)
 from solver.terra_nova.model.turn_model import TurnModel
 from solver.terra_nova.position import Position
 from solver.terra_nova.settings import (
@@ -58,10 +66,12 @@ def applies(position: Position, kind: str, horizon: int, params: SolveParams) ->
 
 @dataclass
 class _Solved:
-    """One solve of a half: its model, objective, solver and result."""
+    """One solve of a half: its model, objective, solver and result. A half refuted by
+    its relaxation has no model and no objective (``None``): its result is the
+    relaxation's, infeasible."""
 
-    tm: TurnModel
-    objective: Lexicographic
+    tm: TurnModel | None
+    objective: Lexicographic | None
     solver: cp_model.CpSolver
     result: SolveResult
     floor: int | None
@@ -147,10 +157,26 @@ def maximise(position: Position, horizon: int, params: SolveParams,
                 stop.stop()
         return run
 
+    def relaxed(floor: int) -> bool:
+        """Whether (a)'s relaxation refutes every line of (a) worth ``floor``; then
+        (a) is recorded as settled."""
+        relax = no_full_boundary_relaxation(geo, floor, check=params.check)
+        run = params.with_workers_at_most(1).with_settings(**RELAXATION_SETTINGS)
+        solver, result = solve(relax.model, run, stop=stop)
+        if result.status != "infeasible" or result.interrupted:
+            return False
+        with lock:
+            solved["a_floor"] = _Solved(None, None, solver, result, floor)
+            if _proven(solved):
+                stop.stop()
+        return True
+
     def primal() -> None:
         half("b", one_full_boundary, HALVES_PRIMAL)
         b = solved.get("b")
         floor = b.key[0] if b is not None and b.result.feasible else None
+        if floor is not None and not stop.stopped and relaxed(floor):
+            return
         half("a_floor", no_full_boundary, HALVES_REFUTE, floor)
 
     def proof() -> None:
