@@ -39,8 +39,10 @@ from solver.terra_nova.answers import (
     unbuilt,
 )
 from solver.terra_nova.deep import RELAXATION_SETTINGS
+from solver.terra_nova.model.geometry import Geometry
 from solver.terra_nova.model.halves import (
     no_full_boundary,
+    no_full_boundary_candidates,
     no_full_boundary_relaxation,
     one_full_boundary,
 )
@@ -52,6 +54,7 @@ from solver.terra_nova.settings import (
     HALVES_REFUTE,
     HALVES_TURNS,
     LARGE_BOARD_CELLS,
+    WITHIN_FLOOR_ROUNDS,
     add_strategy,
     line_objective,
 )
@@ -116,6 +119,39 @@ def _bound(solved: dict[str, _Solved], value: int) -> int | None:
     return max(value, solved["b"].own_bound(), min(a))
 
 
+def candidates_within_floor(geo: Geometry, floor: int, params: SolveParams, stop: Stop
+                  ) -> tuple[list[int] | None, cp_model.CpSolver, SolveResult]:
+    """The candidates of half (a) that a line of (a) with ``floor`` or more own points
+    can close, from (a)'s relaxation with that floor
+    (:func:`~solver.terra_nova.model.halves.no_full_boundary_relaxation`), with its last
+    solve; ``[]`` when there is no such line, None when the rounds did not end (stopped,
+    or more than :data:`WITHIN_FLOOR_ROUNDS`).
+
+    The rounds: solve the relaxation; add the candidates its solution closes to the set
+    found; require one candidate the relaxation scores outside the set to close; again,
+    until it is infeasible. Why the answer holds every candidate such a line closes: the
+    line maps to a solution of the relaxation (its proof) in which every candidate the
+    line closes and the relaxation scores is closed; the last round admits no solution
+    closing one outside the set. Candidates the relaxation does not score (worth nothing
+    to the player, or never walled) are kept as they are."""
+    relax = no_full_boundary_relaxation(geo, floor, check=params.check)
+    relax.model.clear_objective()  # any solution worth the floor will do
+    run = params.with_workers_at_most(1).with_settings(**RELAXATION_SETTINGS)
+    found: set[int] = set()
+    for _ in range(WITHIN_FLOOR_ROUNDS):
+        solver, result = solve(relax.model, run, stop=stop)
+        if result.interrupted or result.status not in ("optimal", "infeasible"):
+            return None, solver, result
+        if result.status == "infeasible":
+            if not found:
+                return [], solver, result
+            return ([i for i in no_full_boundary_candidates(geo)
+                     if i not in relax.closed or i in found], solver, result)
+        found |= {i for i, var in relax.closed.items() if solver.value(var)}
+        relax.model.add_bool_or([var for i, var in relax.closed.items() if i not in found])
+    return None, solver, result
+
+
 def maximise(position: Position, horizon: int, params: SolveParams,
              progress: Progress | None, start: float) -> Answer | None:
     """The closing's answer (module doc); None when it is worth no own point or has
@@ -157,27 +193,25 @@ def maximise(position: Position, horizon: int, params: SolveParams,
                 stop.stop()
         return run
 
-    def relaxed(floor: int) -> bool:
-        """Whether (a)'s relaxation refutes every line of (a) worth ``floor``; then
-        (a) is recorded as settled."""
-        relax = no_full_boundary_relaxation(geo, floor, check=params.check)
-        run = params.with_workers_at_most(1).with_settings(**RELAXATION_SETTINGS)
-        solver, result = solve(relax.model, run, stop=stop)
-        if result.status != "infeasible" or result.interrupted:
-            return False
-        with lock:
-            solved["a_floor"] = _Solved(None, None, solver, result, floor)
-            if _proven(solved):
-                stop.stop()
-        return True
+    def relaxed(floor: int) -> list[int] | None:
+        """The candidates a line of (a) worth ``floor`` can close (:func:`candidates_within_floor`);
+        when there is no such line, (a) is recorded as settled and the answer is []."""
+        only, solver, result = candidates_within_floor(geo, floor, params, stop)
+        if only == []:
+            with lock:
+                solved["a_floor"] = _Solved(None, None, solver, result, floor)
+                if _proven(solved):
+                    stop.stop()
+        return only
 
     def primal() -> None:
         half("b", one_full_boundary, HALVES_PRIMAL)
         b = solved.get("b")
         floor = b.key[0] if b is not None and b.result.feasible else None
-        if floor is not None and not stop.stopped and relaxed(floor):
-            return
-        half("a_floor", no_full_boundary, HALVES_REFUTE, floor)
+        only = None if floor is None or stop.stopped else relaxed(floor)
+        if only != []:
+            half("a_floor", lambda g, check: no_full_boundary(g, check, only),
+                 HALVES_REFUTE, floor)
 
     def proof() -> None:
         half("a", no_full_boundary, HALVES_PROOF)

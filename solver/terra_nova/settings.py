@@ -186,3 +186,9 @@ HALVES_PROOF: dict[str, Any] = {**HALVES_REFUTE, "linearization_level": 2}
 """The second thread of a split closing (one worker): the level-2 ``default`` search of
 :data:`LARGE_BOARD_SUBSOLVERS` on half (a), without a floor; where (a) holds the
 optimum or (b)'s line is far below it, it proves (a) sooner than the first thread."""
+
+WITHIN_FLOOR_ROUNDS = 20
+"""At most this many solves of half (a)'s relaxation find the candidates a line of (a)
+worth (b)'s points can close (:func:`solver.terra_nova.halves.candidates_within_floor`, one more
+candidate or more a round); past them the floored (a) keeps all its candidates. Full
+boards: 1-8 rounds, 0.005-0.33 det. s (benchmarks/EXPERIMENTS.md, Terra Nova #121)."""
