@@ -1,19 +1,19 @@
 """2-turn closings on large boards: the two halves of the lines on a thread each.
 
 The lines split by their final stones (:mod:`solver.terra_nova.model.halves`): (a) no
-full boundary stoned, (b) exactly one. The first thread solves (b) with the ``fixed``
-search (:data:`~solver.terra_nova.settings.HALVES_PRIMAL`), which finds and proves its
-line quickly, then (a) with (b)'s own points as a floor: first (a)'s relaxation with that
-floor, which when infeasible refutes (a) without a search
-(:func:`~solver.terra_nova.model.halves.no_full_boundary_relaxation`), else (a) itself by
-the default search without the LP (:data:`~solver.terra_nova.settings.HALVES_REFUTE`);
-the second thread solves (a) with the level-2 proof
+full boundary stoned, (b) exactly one. The first thread solves (b) by the default search
+without the LP (:data:`~solver.terra_nova.settings.HALVES_SEARCH`), which finds and
+proves its line quickly, then (a) with (b)'s own points as a floor: first (a)'s
+relaxation with that floor, which when infeasible refutes (a) without a search
+(:func:`~solver.terra_nova.model.halves.no_full_boundary_relaxation`), else (a) itself,
+over the candidates the relaxation keeps (:func:`candidates_within_floor`), by the same
+search; the second thread solves (a) with the level-2 proof
 (:data:`~solver.terra_nova.settings.HALVES_PROOF`).
 The answer is proven once (b) is settled and (a) is settled on either thread; the
 solve still running is then stopped (:class:`solver.cpsat.Stop`). The best line of all
 the solves is the answer, replayed by the engine as always. Measured against the whole
 model on two workers in benchmarks/EXPERIMENTS.md, Terra Nova #75 (and #93 for the floored
-(a), #120 for its relaxation).
+(a), #120-#122 for its relaxation and the search of (b)).
 """
 
 from __future__ import annotations
@@ -49,9 +49,8 @@ from solver.terra_nova.model.halves import (
 from solver.terra_nova.model.turn_model import TurnModel
 from solver.terra_nova.position import Position
 from solver.terra_nova.settings import (
-    HALVES_PRIMAL,
     HALVES_PROOF,
-    HALVES_REFUTE,
+    HALVES_SEARCH,
     HALVES_TURNS,
     LARGE_BOARD_CELLS,
     WITHIN_FLOOR_ROUNDS,
@@ -205,13 +204,13 @@ def maximise(position: Position, horizon: int, params: SolveParams,
         return only
 
     def primal() -> None:
-        half("b", one_full_boundary, HALVES_PRIMAL)
+        half("b", one_full_boundary, HALVES_SEARCH)
         b = solved.get("b")
         floor = b.key[0] if b is not None and b.result.feasible else None
         only = None if floor is None or stop.stopped else relaxed(floor)
         if only != []:
             half("a_floor", lambda g, check: no_full_boundary(g, check, only),
-                 HALVES_REFUTE, floor)
+                 HALVES_SEARCH, floor)
 
     def proof() -> None:
         half("a", no_full_boundary, HALVES_PROOF)
