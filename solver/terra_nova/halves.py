@@ -118,8 +118,9 @@ def _bound(solved: dict[str, _Solved], value: int) -> int | None:
     return max(value, solved["b"].own_bound(), min(a))
 
 
-def candidates_within_floor(geo: Geometry, floor: int, params: SolveParams, stop: Stop
-                  ) -> tuple[list[int] | None, cp_model.CpSolver, SolveResult]:
+def candidates_within_floor(
+    geo: Geometry, floor: int, params: SolveParams, stop: Stop,
+) -> tuple[list[int] | None, cp_model.CpSolver, SolveResult]:
     """The candidates of half (a) that a line of (a) with ``floor`` or more own points
     can close, from (a)'s relaxation with that floor
     (:func:`~solver.terra_nova.model.halves.no_full_boundary_relaxation`), with its last
@@ -193,8 +194,9 @@ def maximise(position: Position, horizon: int, params: SolveParams,
         return run
 
     def relaxed(floor: int) -> list[int] | None:
-        """The candidates a line of (a) worth ``floor`` can close (:func:`candidates_within_floor`);
-        when there is no such line, (a) is recorded as settled and the answer is []."""
+        """The candidates a line of (a) worth ``floor`` can close
+        (:func:`candidates_within_floor`); when there is no such line, (a) is recorded
+        as settled and the answer is []."""
         only, solver, result = candidates_within_floor(geo, floor, params, stop)
         if only == []:
             with lock:

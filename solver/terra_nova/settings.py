@@ -186,6 +186,7 @@ optimum or (b)'s line is far below it, it proves (a) sooner than the first threa
 
 WITHIN_FLOOR_ROUNDS = 20
 """At most this many solves of half (a)'s relaxation find the candidates a line of (a)
-worth (b)'s points can close (:func:`solver.terra_nova.halves.candidates_within_floor`, one more
-candidate or more a round); past them the floored (a) keeps all its candidates. Full
-boards: 1-8 rounds, 0.005-0.33 det. s (benchmarks/EXPERIMENTS.md, Terra Nova #121)."""
+worth (b)'s points can close (:func:`solver.terra_nova.halves.candidates_within_floor`;
+each round adds at least one); past them the floored (a) keeps all its candidates. Full
+boards: 1-8 rounds, 0.01-0.65 det. s in all (benchmarks/EXPERIMENTS.md, Terra Nova
+#121); small dense test boards can need more than 20."""
