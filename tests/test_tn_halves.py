@@ -4,6 +4,10 @@ cross-checks' small random positions; and :class:`solver.cpsat.Stop`.
 
 * each half's optimum is at most the closing's, and the better one is the closing's
   whenever that is worth a point (the split is exact);
+* half (a)'s relaxation with a floor admits (a)'s optimum and every exhaustive optimum
+  that (b) does not hold, and refutes some floors above (a)'s optimum;
+* (a) over the candidates its relaxation keeps at a floor has (a)'s optimum when that
+  reaches the floor;
 * :func:`solver.terra_nova.halves.maximise` proves the exhaustive optimum (or hands
   the closing back when it is worth nothing), and its line replays to its points;
 * stopped early on a full board, it answers a line with a bound above it;
@@ -21,11 +25,18 @@ from ortools.sat.python import cp_model
 
 from solver.cpsat import SolveParams, Stop, solve
 from solver.terra_nova import halves
+from solver.terra_nova.deep import RELAXATION_SETTINGS
 from solver.terra_nova.engine import exhaustive
 from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.fileformat import read_position
 from solver.terra_nova.model.geometry import Geometry
-from solver.terra_nova.model.halves import full_boundaries, no_full_boundary, one_full_boundary
+from solver.terra_nova.model.halves import (
+    full_boundaries,
+    no_full_boundary,
+    no_full_boundary_candidates,
+    no_full_boundary_relaxation,
+    one_full_boundary,
+)
 from solver.terra_nova.settings import line_objective
 from tests.test_tn_model_random import positions
 
@@ -78,6 +89,46 @@ def test_the_better_half_is_the_closing_optimum():
             held["b"] += b is not None and b == best
     assert len(sample()) >= 20 and scoring >= 10
     assert held["a"] > 0 and held["b"] > 0, held  # both halves hold some optimum
+
+
+def relaxation_admits(geo: Geometry, floor: int) -> bool:
+    """Whether (a)'s relaxation has a solution worth ``floor`` (proven either way)."""
+    _, result = solve(no_full_boundary_relaxation(geo, floor).model,
+                      PARAMS.with_settings(**RELAXATION_SETTINGS))
+    assert result.status in ("optimal", "infeasible")
+    return result.status == "optimal"
+
+
+def test_relaxation_of_half_a_admits_its_lines():
+    refuted = 0
+    for number, position in enumerate(sample()):
+        geo = Geometry(position, 2)
+        best, a = truth(number), half_key(no_full_boundary(geo))
+        b = half_key(one_full_boundary(geo))
+        if best[0] >= 1 and (b is None or b[0] < best[0]):
+            # the optimum is a line of (a): the relaxation must admit its points
+            assert relaxation_admits(geo, best[0]), number
+        if a is not None:
+            assert relaxation_admits(geo, a[0]), (number, a)
+            refuted += not relaxation_admits(geo, a[0] + 1)
+    assert refuted >= 3  # it proves something: some floors above (a)'s optimum
+
+
+def test_half_a_within_its_floor_keeps_the_optimum(monkeypatch):
+    monkeypatch.setattr(halves, "WITHIN_FLOOR_ROUNDS", 1000)  # the rounds always end
+    narrowed = 0
+    for number, position in enumerate(sample()):
+        geo = Geometry(position, 2)
+        a = half_key(no_full_boundary(geo))
+        if a is None or a[0] < 1:
+            continue
+        only, _, _ = halves.candidates_within_floor(geo, a[0], PARAMS, Stop())
+        assert only, number  # (a)'s optimum reaches its own floor
+        tm = no_full_boundary(geo, only=only)
+        tm.model.add(tm.own_points() >= a[0])
+        assert half_key(tm) == a, number
+        narrowed += len(only) < len(no_full_boundary_candidates(geo))
+    assert narrowed >= 5
 
 
 def test_maximise_proves_the_exhaustive_optimum():

@@ -1,16 +1,19 @@
 """2-turn closings on large boards: the two halves of the lines on a thread each.
 
 The lines split by their final stones (:mod:`solver.terra_nova.model.halves`): (a) no
-full boundary stoned, (b) exactly one. The first thread solves (b) with the ``fixed``
-search (:data:`~solver.terra_nova.settings.HALVES_PRIMAL`), which finds and proves its
-line quickly, then (a) with (b)'s own points as a floor, by the default search without
-the LP (:data:`~solver.terra_nova.settings.HALVES_REFUTE`); the second thread solves (a)
-with the level-2 proof (:data:`~solver.terra_nova.settings.HALVES_PROOF`).
+full boundary stoned, (b) exactly one. The first thread solves (b) by the default search
+without the LP (:data:`~solver.terra_nova.settings.HALVES_SEARCH`), which finds and
+proves its line quickly, then (a) with (b)'s own points as a floor: first (a)'s
+relaxation with that floor, which when infeasible refutes (a) without a search
+(:func:`~solver.terra_nova.model.halves.no_full_boundary_relaxation`), else (a) itself,
+over the candidates the relaxation keeps (:func:`candidates_within_floor`), by the same
+search; the second thread solves (a) with the level-2 proof
+(:data:`~solver.terra_nova.settings.HALVES_PROOF`).
 The answer is proven once (b) is settled and (a) is settled on either thread; the
 solve still running is then stopped (:class:`solver.cpsat.Stop`). The best line of all
 the solves is the answer, replayed by the engine as always. Measured against the whole
 model on two workers in benchmarks/EXPERIMENTS.md, Terra Nova #75 (and #93 for the floored
-(a)).
+(a), #120-#122 for its relaxation and the search of (b)).
 """
 
 from __future__ import annotations
@@ -35,15 +38,22 @@ from solver.terra_nova.answers import (
     time_up,
     unbuilt,
 )
-from solver.terra_nova.model.halves import no_full_boundary, one_full_boundary
+from solver.terra_nova.deep import RELAXATION_SETTINGS
+from solver.terra_nova.model.geometry import Geometry
+from solver.terra_nova.model.halves import (
+    no_full_boundary,
+    no_full_boundary_candidates,
+    no_full_boundary_relaxation,
+    one_full_boundary,
+)
 from solver.terra_nova.model.turn_model import TurnModel
 from solver.terra_nova.position import Position
 from solver.terra_nova.settings import (
-    HALVES_PRIMAL,
     HALVES_PROOF,
-    HALVES_REFUTE,
+    HALVES_SEARCH,
     HALVES_TURNS,
     LARGE_BOARD_CELLS,
+    WITHIN_FLOOR_ROUNDS,
     add_strategy,
     line_objective,
 )
@@ -58,10 +68,12 @@ def applies(position: Position, kind: str, horizon: int, params: SolveParams) ->
 
 @dataclass
 class _Solved:
-    """One solve of a half: its model, objective, solver and result."""
+    """One solve of a half: its model, objective, solver and result. A half refuted by
+    its relaxation has no model and no objective (``None``): its result is the
+    relaxation's, infeasible."""
 
-    tm: TurnModel
-    objective: Lexicographic
+    tm: TurnModel | None
+    objective: Lexicographic | None
     solver: cp_model.CpSolver
     result: SolveResult
     floor: int | None
@@ -106,6 +118,40 @@ def _bound(solved: dict[str, _Solved], value: int) -> int | None:
     return max(value, solved["b"].own_bound(), min(a))
 
 
+def candidates_within_floor(
+    geo: Geometry, floor: int, params: SolveParams, stop: Stop,
+) -> tuple[list[int] | None, cp_model.CpSolver, SolveResult]:
+    """The candidates of half (a) that a line of (a) with ``floor`` or more own points
+    can close, from (a)'s relaxation with that floor
+    (:func:`~solver.terra_nova.model.halves.no_full_boundary_relaxation`), with its last
+    solve; ``[]`` when there is no such line, None when the rounds did not end (stopped,
+    or more than :data:`WITHIN_FLOOR_ROUNDS`).
+
+    The rounds: solve the relaxation; add the candidates its solution closes to the set
+    found; require one candidate the relaxation scores outside the set to close; again,
+    until it is infeasible. Why the answer holds every candidate such a line closes: the
+    line maps to a solution of the relaxation (its proof) in which every candidate the
+    line closes and the relaxation scores is closed; the last round admits no solution
+    closing one outside the set. Candidates the relaxation does not score (worth nothing
+    to the player, or never walled) are kept as they are."""
+    relax = no_full_boundary_relaxation(geo, floor, check=params.check)
+    relax.model.clear_objective()  # any solution worth the floor will do
+    run = params.with_workers_at_most(1).with_settings(**RELAXATION_SETTINGS)
+    found: set[int] = set()
+    for _ in range(WITHIN_FLOOR_ROUNDS):
+        solver, result = solve(relax.model, run, stop=stop)
+        if result.interrupted or result.status not in ("optimal", "infeasible"):
+            return None, solver, result
+        if result.status == "infeasible":
+            if not found:
+                return [], solver, result
+            return ([i for i in no_full_boundary_candidates(geo)
+                     if i not in relax.closed or i in found], solver, result)
+        found |= {i for i, var in relax.closed.items() if solver.value(var)}
+        relax.model.add_bool_or([var for i, var in relax.closed.items() if i not in found])
+    return None, solver, result
+
+
 def maximise(position: Position, horizon: int, params: SolveParams,
              progress: Progress | None, start: float) -> Answer | None:
     """The closing's answer (module doc); None when it is worth no own point or has
@@ -147,11 +193,26 @@ def maximise(position: Position, horizon: int, params: SolveParams,
                 stop.stop()
         return run
 
+    def relaxed(floor: int) -> list[int] | None:
+        """The candidates a line of (a) worth ``floor`` can close
+        (:func:`candidates_within_floor`); when there is no such line, (a) is recorded
+        as settled and the answer is []."""
+        only, solver, result = candidates_within_floor(geo, floor, params, stop)
+        if only == []:
+            with lock:
+                solved["a_floor"] = _Solved(None, None, solver, result, floor)
+                if _proven(solved):
+                    stop.stop()
+        return only
+
     def primal() -> None:
-        half("b", one_full_boundary, HALVES_PRIMAL)
+        half("b", one_full_boundary, HALVES_SEARCH)
         b = solved.get("b")
         floor = b.key[0] if b is not None and b.result.feasible else None
-        half("a_floor", no_full_boundary, HALVES_REFUTE, floor)
+        only = None if floor is None or stop.stopped else relaxed(floor)
+        if only != []:
+            half("a_floor", lambda g, check: no_full_boundary(g, check, only),
+                 HALVES_SEARCH, floor)
 
     def proof() -> None:
         half("a", no_full_boundary, HALVES_PROOF)

@@ -155,34 +155,38 @@ instead of the whole model on two workers. ``solve_puzzle`` end to end, wall s a
 0 / 1, whole model -> halves, alternated at load 4-6: late-2p 35.2 / 34.6 -> 22.2 / 26.0,
 midgame-2p 36.7 / 26.9 -> 35.1 / 29.2, the played depth-suite position 28.6 / 24.6 ->
 23.4 / 28.3 (benchmarks/EXPERIMENTS.md, Terra Nova #75; single-thread figures at
-:data:`HALVES_PRIMAL`). On the idle machine, same hour, two runs each, halves / whole
+:data:`HALVES_SEARCH`). On the idle machine, same hour, two runs each, halves / whole
 model: late-2p 9.0, 9.3 / 13.2, 14.0 s; midgame-2p 11.6, 11.0 / 11.3, 9.0 s (no gain
 there; EXPERIMENTS.md, idle figures of session 9)."""
 
-HALVES_PRIMAL: dict[str, Any] = {
+HALVES_SEARCH: dict[str, Any] = {
     "cp_model_probing_level": PROBING_LEVEL,
     "linearization_level": 0,
-    "subsolvers": ["fixed"],
+    "subsolvers": ["default"],
     "num_full_subsolvers": 1,
 }
-"""The first thread of a split closing (one worker) begins with half (b): CP-SAT's
-``fixed`` search in the model's decision strategy (the most valuable closings first)
-without the LP, which finds and proves (b)'s line. 1 worker, det. s at ``random_seed``
-0: late-2p 4.58 at level 2 -> 0.57 this way, midgame-2p 1.69 -> 1.47
-(benchmarks/EXPERIMENTS.md, Terra Nova #75)."""
+"""The first thread of a split closing (one worker): CP-SAT's default search without the
+LP, for half (b) and then for half (a) with (b)'s own points as a floor. For the floored
+(a), 1 worker, det. s at ``random_seed`` 0 / 1 / 2, CP-SAT's ``fixed`` search in the
+model's decision strategy (the most valuable closings first) -> this: midgame-2p 6.60 /
+6.60 / 6.60 -> 4.50 / 4.42 / 4.65, late-2p 4.79 / 4.97 / 4.84 -> 4.36 / 4.33 / 4.60, the
+played depth-suite position 5.56 / 5.84 / 5.56 -> 4.39 / 4.09 / 4.13; level 1, quick
+restarts and ``fixed`` interleaved with ``no_lp`` were slower (benchmarks/EXPERIMENTS.md,
+Terra Nova #93). For (b), which is the whole proof when (a)'s relaxation refutes (a)
+(#120), ``fixed`` -> this: the played depth-suite position 0.95 / 0.97 / 1.08 -> 0.71 /
+0.64 / 0.74, played seed 3 1.36 ×3 -> 0.91 / 0.93 / 0.95, midgame-2p 1.63 ×3 -> 1.58 ×3,
+late-2p 1.29 / 1.32 / 1.37 -> 1.23 / 1.37 / 1.27, played seed 0 the same, played seed 2
+0.44 / 0.44 / 0.46 -> 1.31 / 1.25 / 1.23 (there (a) is the longer path either way;
+#122). Level 2 for (b) was 4.58 on late-2p (#75)."""
 
-HALVES_REFUTE: dict[str, Any] = {**HALVES_PRIMAL, "subsolvers": ["default"]}
-"""The first thread's second solve: half (a) with (b)'s own points as a floor, by CP-SAT's
-default search without the LP (no decision strategy), which usually refutes it. 1
-worker, det. s at ``random_seed`` 0 / 1 / 2, the ``fixed`` search of
-:data:`HALVES_PRIMAL` (as before) -> this: midgame-2p 6.60 / 6.60 / 6.60 -> 4.50 / 4.42 /
-4.65, late-2p 4.79 / 4.97 / 4.84 -> 4.36 / 4.33 / 4.60, the played depth-suite position
-5.56 / 5.84 / 5.56 -> 4.39 / 4.09 / 4.13, with less CPU in 9 of 9 pairs; level 1, quick
-restarts and ``fixed`` interleaved with ``no_lp`` were slower. End to end on the loaded
-machine it gained on midgame-2p and the played position, not on late-2p
-(benchmarks/EXPERIMENTS.md, Terra Nova #93)."""
-
-HALVES_PROOF: dict[str, Any] = {**HALVES_REFUTE, "linearization_level": 2}
+HALVES_PROOF: dict[str, Any] = {**HALVES_SEARCH, "linearization_level": 2}
 """The second thread of a split closing (one worker): the level-2 ``default`` search of
 :data:`LARGE_BOARD_SUBSOLVERS` on half (a), without a floor; where (a) holds the
 optimum or (b)'s line is far below it, it proves (a) sooner than the first thread."""
+
+WITHIN_FLOOR_ROUNDS = 20
+"""At most this many solves of half (a)'s relaxation find the candidates a line of (a)
+worth (b)'s points can close (:func:`solver.terra_nova.halves.candidates_within_floor`;
+each round adds at least one); past them the floored (a) keeps all its candidates. Full
+boards: 1-8 rounds, 0.01-0.65 det. s in all (benchmarks/EXPERIMENTS.md, Terra Nova
+#121); small dense test boards can need more than 20."""

@@ -20,13 +20,21 @@ lines left out score nothing for the player, so the better optimum is the closin
 whenever it is worth at least one point (a caller solves the whole model otherwise).
 On full boards the full boundaries are most of the 2-turn candidates (65-75 %), and
 (b) is small: benchmarks/EXPERIMENTS.md, Terra Nova #51, #69 and #75.
+
+Half (a) also has a relaxation (:func:`no_full_boundary_relaxation`): the closing's
+:class:`~solver.terra_nova.model.relaxation.Relaxation` over (a)'s candidates, whose
+stones cover no full boundary. When it has no solution worth a floor (the own points of
+(b)'s line), no line of (a) reaches the floor, and (a) needs no search; otherwise the
+candidates its solutions worth the floor close bound which candidates a line of (a)
+worth the floor can close, and (a) is solved over those (``only``; Terra Nova #120, #121).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from solver.terra_nova.model.geometry import ACTIONS_PER_TURN, Candidate, Geometry
+from solver.terra_nova.model.relaxation import Relaxation
 from solver.terra_nova.model.restricted import model_over, restricted_model
 from solver.terra_nova.model.turn_model import TurnModel
 
@@ -54,17 +62,52 @@ def can_score(geo: Geometry, cand: Candidate) -> bool:
     return False
 
 
-def no_full_boundary(geo: Geometry, check: Callable[[], None] | None = None) -> TurnModel:
-    """Half (a): the lines whose final stones cover no full boundary (module doc)."""
+def no_full_boundary_candidates(geo: Geometry) -> list[int]:
+    """The candidates that can close in a line of half (a): those whose boundary is not
+    a full one (indices into ``geo.candidates``)."""
     full = set(full_boundaries(geo))
-    keep = [i for i, c in enumerate(geo.candidates) if tuple(sorted(c.boundary)) not in full]
-    tm = model_over(geo, keep, check)
+    return [i for i, c in enumerate(geo.candidates) if tuple(sorted(c.boundary)) not in full]
+
+
+def no_full_boundary(geo: Geometry, check: Callable[[], None] | None = None,
+                     only: Iterable[int] | None = None) -> TurnModel:
+    """Half (a): the lines whose final stones cover no full boundary (module doc). With
+    ``only`` (indices into ``geo.candidates``), the lines of (a) in which no other
+    candidate closes: the others are forbidden to close
+    (:func:`~solver.terra_nova.model.restricted.restricted_model`), and the model is
+    exact on the lines it keeps."""
+    full = set(full_boundaries(geo))
+    tm = (model_over(geo, no_full_boundary_candidates(geo), check) if only is None
+          else restricted_model(geo, sorted(set(only)), check))
     end = tm.stone[tm.steps]
     for boundary in sorted(full):
         stones = [end.get(b, False) for b in boundary]
         if all(lit is not False for lit in stones):
             tm.model.add_bool_or([~lit for lit in stones])
     return tm
+
+
+def no_full_boundary_relaxation(geo: Geometry, floor: int,
+                                check: Callable[[], None] | None = None) -> Relaxation:
+    """The relaxation of half (a) with own points at least ``floor``: infeasible only when
+    no line of (a) scores ``floor`` or more for the player.
+
+    It is :class:`~solver.terra_nova.model.relaxation.Relaxation` over the candidates of
+    (a) (:func:`no_full_boundary_candidates`), with one clause per full boundary ("not
+    all of it stoned") on its ``stone`` literals and its objective at least ``floor``.
+    Why: map a line of (a) to the relaxation as its module doc does (``stone[x]`` = the
+    line puts a stone on ``x``, ``closed[i]`` = candidate ``i`` closes). That map gives a
+    feasible assignment of the plain relaxation whose objective is at least the line's own
+    points. The line's stones cover no full boundary, so every clause holds. A candidate
+    with a full boundary never closes in the line (its whole boundary would be stones),
+    so leaving those candidates out loses none of the line's closings. So a line of (a)
+    with ``floor`` or more own points is a solution of this model."""
+    relax = Relaxation(geo, candidates=no_full_boundary_candidates(geo), check=check)
+    for boundary in full_boundaries(geo):
+        if all(b in relax.stone for b in boundary):
+            relax.model.add_bool_or([~relax.stone[b] for b in boundary])
+    relax.model.add(relax.objective >= floor)
+    return relax
 
 
 def one_full_boundary(geo: Geometry, check: Callable[[], None] | None = None) -> TurnModel:
