@@ -25,7 +25,6 @@ from ortools.sat.python import cp_model
 
 from solver.cpsat import SolveParams, Stop, solve
 from solver.terra_nova import halves
-from solver.terra_nova.deep import RELAXATION_SETTINGS
 from solver.terra_nova.engine import exhaustive
 from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.fileformat import read_position
@@ -37,7 +36,7 @@ from solver.terra_nova.model.halves import (
     no_full_boundary_relaxation,
     one_full_boundary,
 )
-from solver.terra_nova.settings import line_objective
+from solver.terra_nova.settings import RELAXATION_SETTINGS, line_objective
 from tests.test_tn_model_random import positions
 
 PARAMS = SolveParams(workers=1, seed=0)

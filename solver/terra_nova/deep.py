@@ -60,6 +60,7 @@ from solver.terra_nova.model.restricted import choose, restricted_model
 from solver.terra_nova.position import Position
 from solver.terra_nova.settings import (
     LARGE_BOARD_CELLS,
+    RELAXATION_SETTINGS,
     add_strategy,
     line_objective,
     settings,
@@ -132,13 +133,6 @@ late-2p after a fifth of the time) would give the first round a poor line."""
 
 ROUND_SECONDS = 3.0
 """No new round with less time than this left before the deadline."""
-
-RELAXATION_SETTINGS = {"linearization_level": 2, "cp_model_presolve": False,
-                       "cp_model_probing_level": 0}
-"""The relaxation solves on one thread with the level-2 LP and no presolve (presolve
-of the 4-turn relaxation alone took 45 s; without it midgame-2p's 3-turn one is proven
-in 5.0 det. s instead of 13.1, and the 4-turn bound reaches 95 at 20 det. s instead of
-173 at 40: benchmarks/EXPERIMENTS.md, Terra Nova #67)."""
 
 
 def applies(position: Position, kind: str, horizon: int) -> bool:
@@ -361,8 +355,9 @@ def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
     if result.status == "infeasible":
         return -1, []
     # a proven optimum's closings, an unproven solution's only where asked
-    # (UNPROVEN_PICK_TURNS: at 4 turns one took half the time for a worse line), and none of a solution that closes unlisted candidates: its listed closings are
-    # not what a line closes
+    # (UNPROVEN_PICK_TURNS: at 4 turns one took half the time for a worse line), and
+    # none of a solution that closes unlisted candidates: its listed closings are not
+    # what a line closes
     alone = relax.large is None or not solver.value(relax.large)
     picked = ([i for i, var in sorted(relax.closed.items()) if solver.value(var)]
               if alone and (result.optimal or (unproven and result.feasible and

@@ -38,7 +38,6 @@ from solver.terra_nova.answers import (
     time_up,
     unbuilt,
 )
-from solver.terra_nova.deep import RELAXATION_SETTINGS
 from solver.terra_nova.model.geometry import Geometry
 from solver.terra_nova.model.halves import (
     no_full_boundary,
@@ -53,6 +52,7 @@ from solver.terra_nova.settings import (
     HALVES_SEARCH,
     HALVES_TURNS,
     LARGE_BOARD_CELLS,
+    RELAXATION_SETTINGS,
     WITHIN_FLOOR_ROUNDS,
     add_strategy,
     line_objective,

@@ -184,6 +184,14 @@ HALVES_PROOF: dict[str, Any] = {**HALVES_SEARCH, "linearization_level": 2}
 :data:`LARGE_BOARD_SUBSOLVERS` on half (a), without a floor; where (a) holds the
 optimum or (b)'s line is far below it, it proves (a) sooner than the first thread."""
 
+RELAXATION_SETTINGS: dict[str, Any] = {"linearization_level": 2, "cp_model_presolve": False,
+                                       "cp_model_probing_level": 0}
+"""The relaxation (:mod:`solver.terra_nova.model.relaxation`) solves on one thread with
+the level-2 LP and no presolve (presolve of the 4-turn relaxation alone took 45 s;
+without it midgame-2p's 3-turn one is proven in 5.0 det. s instead of 13.1, and the
+4-turn bound reaches 95 at 20 det. s instead of 173 at 40: benchmarks/EXPERIMENTS.md,
+Terra Nova #67)."""
+
 WITHIN_FLOOR_ROUNDS = 20
 """At most this many solves of half (a)'s relaxation find the candidates a line of (a)
 worth (b)'s points can close (:func:`solver.terra_nova.halves.candidates_within_floor`;

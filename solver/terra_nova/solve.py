@@ -46,6 +46,7 @@ from solver.terra_nova.notation import Turn, parse_line
 from solver.terra_nova.position import MAX_PUZZLE_TURNS, Position
 from solver.terra_nova.settings import (
     BEST_TURN_WORKERS,
+    RELAXATION_SETTINGS,
     add_strategy,
     line_objective,
     settings,
@@ -236,12 +237,12 @@ def _relaxed_short(geo: Geometry, target: int, params: SolveParams) -> int | Non
     """CP-SAT's proven bound on the :class:`Relaxation` of ``geo``'s horizon when it is
     below ``target`` (no line of that many turns or fewer reaches it), else None.
 
-    One thread, :data:`~solver.terra_nova.deep.RELAXATION_SETTINGS`, within
+    One thread, :data:`~solver.terra_nova.settings.RELAXATION_SETTINGS`, within
     :data:`RELAXATION_SHARE` of the time left; stopped as soon
     as a relaxed solution reaches the target (then it proves nothing) or the bound falls
     below it."""
     relax = Relaxation(geo, check=params.check)
-    run = params.with_workers_at_most(1).with_settings(**deep.RELAXATION_SETTINGS)
+    run = params.with_workers_at_most(1).with_settings(**RELAXATION_SETTINGS)
     left = params.deadline.remaining() if params.deadline is not None else None
     if left is not None:
         run = run.with_time_limit(max(0.001, RELAXATION_SHARE * left))
