@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 import time
 from functools import cache
+from itertools import pairwise
 
 import pytest
 from ortools.sat.python import cp_model
@@ -332,6 +333,33 @@ def test_lazy_rounds_prove_the_tie_breaks(monkeypatch):
         lazy_proofs += len(rounds) > 1 and rounds[-1] < everything
         assert rounds == sorted(rounds), number  # each round keeps more
     assert lazy_proofs >= 5
+
+
+@pytest.mark.parametrize("part", [0.0, 2.0])
+def test_a_lazy_round_far_below_the_bound_is_followed_by_the_usual_round(monkeypatch, part):
+    # part 2.0: every lazy round whose line has points counts as far below the bound
+    # (a line of 0 points under a bound of 0 is not), so no lazy round follows it (the
+    # usual round does, with the whole time left); part 0.0: never, and lazy rounds
+    # follow each other. The answers stay the proven optima.
+    monkeypatch.setattr(deep, "RESTRICTED_MOMENTS", 4)
+    monkeypatch.setattr(deep, "LAZY_MIN_PART", part)
+    rounds = []
+    real = deep._restricted
+
+    def counted(geo, keep, *args):
+        step = real(geo, keep, *args)
+        rounds.append((args[5], None if step is None else step[0].value))
+        return step
+
+    monkeypatch.setattr(deep, "_restricted", counted)
+    lazy_after_lazy = 0
+    for number, position in enumerate(sample(3)):
+        rounds.clear()
+        answer = deep.maximise(position, 3, PARAMS.started(), None, time.perf_counter())
+        assert answer.optimal and answer.key == truth(3, number), number
+        lazy_after_lazy += any(a == b == deep.ALONE_SHARE and points
+                               for (a, points), (b, _) in pairwise(rounds))
+    assert (lazy_after_lazy == 0) if part > 1 else (lazy_after_lazy > 0)
 
 
 # ---------------------------------------------------------------- part of the list

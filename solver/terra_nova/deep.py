@@ -97,6 +97,12 @@ the closings (3) adds) may use this part of the time left (the rounds after it n
 time to find lines where those closings are no legal line: late-2p at 3 turns,
 benchmarks/EXPERIMENTS.md, Terra Nova #83)."""
 
+LAZY_MIN_PART = 0.5
+"""A lazy round whose line falls below this part of the bound proven so far is followed
+by the usual round, not another lazy one: the closings it kept are no legal line
+together (played seed 2 at 3 turns: 0 points against 54, where the usual rounds find
+10; benchmarks/EXPERIMENTS.md, Terra Nova #134, #150)."""
+
 GROWTH = 2
 """When a restricted model is proven but not the closing, the next round keeps this
 many times the closing moments (hinted with the best line so far)."""
@@ -195,7 +201,9 @@ def maximise(position: Position, horizon: int, params: SolveParams,
         hint = best.line
         # lazy unless the usual round keeps every candidate: the whole model, proven
         # in one round (small boards: 26 positions, det. 7.5 s lazily against 4.1)
-        lazy = bool(more) and len(choose(geo, moments, first=picked)) < len(geo.candidates)
+        far = lazy and best.bound is not None and answer.value < LAZY_MIN_PART * best.bound
+        lazy = (bool(more) and not far
+                and len(choose(geo, moments, first=picked)) < len(geo.candidates))
         if lazy:
             keep = sorted(set(keep) | set(more))
         note(progress, f"best {best.value} points, bound {best.bound}: "
