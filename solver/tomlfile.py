@@ -269,7 +269,6 @@ def require_type(
     return value
 
 
-
 @dataclass(frozen=True)
 class Solution:
     """A ``[solution]`` table: a claimed value and the answer's steps (turns or draws),

@@ -175,20 +175,29 @@ def test_restricted_model_and_the_rest_bound_the_closing():
     assert proofs > 0
 
 
+def record_rounds(monkeypatch) -> list[tuple[int, float, int | None]]:
+    """The restricted rounds ``deep.maximise`` runs from now on, as (candidates kept, the
+    round's share of the time left, its line's own points or None), in a list that
+    fills as they run."""
+    rounds = []
+    real = deep._restricted
+
+    def recorded(geo, keep, hint, params, progress, start, known, share):
+        step = real(geo, keep, hint, params, progress, start, known, share)
+        rounds.append((len(keep), share, None if step is None else step[0].value))
+        return step
+
+    monkeypatch.setattr(deep, "_restricted", recorded)
+    return rounds
+
+
 @pytest.mark.parametrize("moments", [deep.RESTRICTED_MOMENTS, 4])
 def test_deep_answer_is_proven_without_a_time_limit(monkeypatch, moments):
     # rounds with more and more candidates end in a proof; 4 closing moments force
     # several rounds (before them the path stopped after one restricted model: with 4
     # moments it proved 5 of these 26, with 300, which keep every candidate here, all)
     monkeypatch.setattr(deep, "RESTRICTED_MOMENTS", moments)
-    rounds = []
-    real = deep._restricted
-
-    def counted(geo, keep, *args):
-        rounds.append(len(keep))
-        return real(geo, keep, *args)
-
-    monkeypatch.setattr(deep, "_restricted", counted)
+    rounds = record_rounds(monkeypatch)
     for number, position in enumerate(sample(3)):
         answer = deep.maximise(position, 3, PARAMS.started(), None, time.perf_counter())
         engine_points = engine.play_line(position, answer.line).points
@@ -316,22 +325,16 @@ def test_lazy_rounds_prove_the_tie_breaks(monkeypatch):
     # others' points and actions included (the exhaustive search's full objective).
     # 4 closing moments: with 300 the usual round keeps every candidate here
     monkeypatch.setattr(deep, "RESTRICTED_MOMENTS", 4)
-    rounds = []
-    real = deep._restricted
-
-    def counted(geo, keep, *args):
-        rounds.append(len(keep))
-        return real(geo, keep, *args)
-
-    monkeypatch.setattr(deep, "_restricted", counted)
+    rounds = record_rounds(monkeypatch)
     lazy_proofs = 0
     for number, position in enumerate(sample(3)):
         rounds.clear()
         answer = deep.maximise(position, 3, PARAMS.started(), None, time.perf_counter())
         assert answer.optimal and answer.key == truth(3, number), number
         everything = len(Geometry(position, 3).candidates)
-        lazy_proofs += len(rounds) > 1 and rounds[-1] < everything
-        assert rounds == sorted(rounds), number  # each round keeps more
+        kept = [size for size, _, _ in rounds]
+        lazy_proofs += len(kept) > 1 and kept[-1] < everything
+        assert kept == sorted(kept), number  # each round keeps more
     assert lazy_proofs >= 5
 
 
@@ -343,22 +346,14 @@ def test_a_lazy_round_far_below_the_bound_is_followed_by_the_usual_round(monkeyp
     # follow each other. The answers stay the proven optima.
     monkeypatch.setattr(deep, "RESTRICTED_MOMENTS", 4)
     monkeypatch.setattr(deep, "LAZY_MIN_PART", part)
-    rounds = []
-    real = deep._restricted
-
-    def counted(geo, keep, *args):
-        step = real(geo, keep, *args)
-        rounds.append((args[5], None if step is None else step[0].value))
-        return step
-
-    monkeypatch.setattr(deep, "_restricted", counted)
+    rounds = record_rounds(monkeypatch)
     lazy_after_lazy = 0
     for number, position in enumerate(sample(3)):
         rounds.clear()
         answer = deep.maximise(position, 3, PARAMS.started(), None, time.perf_counter())
         assert answer.optimal and answer.key == truth(3, number), number
         lazy_after_lazy += any(a == b == deep.ALONE_SHARE and points
-                               for (a, points), (b, _) in pairwise(rounds))
+                               for (_, a, points), (_, b, _) in pairwise(rounds))
     assert (lazy_after_lazy == 0) if part > 1 else (lazy_after_lazy > 0)
 
 

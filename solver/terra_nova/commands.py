@@ -154,8 +154,6 @@ def _located(file: Path) -> Iterator[None]:
     try:
         yield
     except InputError as exc:
-        if exc.path is not None:
-            raise
         raise keyed(exc, file) from None
 
 

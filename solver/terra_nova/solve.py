@@ -55,7 +55,7 @@ from solver.terra_nova.settings import (
 MIN_TURNS_DEFAULT_CAP = 6
 """Horizon searched by a min-turns puzzle whose file gives no ``turns``."""
 
-RELAXATION_SHARE = 0.5
+MIN_TURNS_RELAXATION_SHARE = 0.5
 """Part of the time left a min-turns horizon's relaxation may use (:func:`_relaxed_short`).
 It stops early when a relaxed solution reaches the target, so it takes this much only
 on its way to a proof, which the full model is far slower to give: a 3-turn target out
@@ -238,14 +238,14 @@ def _relaxed_short(geo: Geometry, target: int, params: SolveParams) -> int | Non
     below ``target`` (no line of that many turns or fewer reaches it), else None.
 
     One thread, :data:`~solver.terra_nova.settings.RELAXATION_SETTINGS`, within
-    :data:`RELAXATION_SHARE` of the time left; stopped as soon
+    :data:`MIN_TURNS_RELAXATION_SHARE` of the time left; stopped as soon
     as a relaxed solution reaches the target (then it proves nothing) or the bound falls
     below it."""
     relax = Relaxation(geo, check=params.check)
     run = params.with_workers_at_most(1).with_settings(**RELAXATION_SETTINGS)
     left = params.deadline.remaining() if params.deadline is not None else None
     if left is not None:
-        run = run.with_time_limit(max(0.001, RELAXATION_SHARE * left))
+        run = run.with_time_limit(max(0.001, MIN_TURNS_RELAXATION_SHARE * left))
     stop = Stop()
 
     def settled(obj: float, bound: float, wall: float) -> None:

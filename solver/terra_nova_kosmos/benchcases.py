@@ -20,7 +20,6 @@ from solver.protocol import Case, Solved
 from solver.terra_nova_kosmos.commands import load as load_file
 from solver.terra_nova_kosmos.engine.exhaustive import solve_best_round as exhaustive_best
 from solver.terra_nova_kosmos.engine.exhaustive import solve_last_round as exhaustive
-from solver.terra_nova_kosmos.fileformat import MAX_NUMBER
 from solver.terra_nova_kosmos.position import OBJECTIVES, Position
 from solver.terra_nova_kosmos.puzzlegen import (
     BEST_ROUND_FACTIONS,
@@ -28,7 +27,7 @@ from solver.terra_nova_kosmos.puzzlegen import (
     random_last_round,
 )
 from solver.terra_nova_kosmos.solve import solve_best_round, solve_last_round
-from solver.tomlfile import SEEDS, check_numbers
+from solver.tomlfile import MAX_NUMBER, SEEDS, check_numbers
 
 RECIPE_KEYS = ("rows", "cols", "money", "buildings", "seed")
 RECIPE_RANGES = {"rows": (1, 9), "cols": (1, 13), "money": (0, MAX_NUMBER),

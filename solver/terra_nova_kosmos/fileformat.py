@@ -58,13 +58,13 @@ from solver.terra_nova_kosmos.rules import (
     Rules,
 )
 from solver.tomlfile import (
-    MAX_NUMBER,
     board_text_line,
     check_keys,
     load_toml,
     parse_toml,
     place_of,
     read_solution_table,
+    require_count,
     require_type,
 )
 
@@ -122,13 +122,10 @@ class _Reader:
             raise self.fail(exc.message, key) from None
 
     def nat(self, value: Any, key: str) -> int:
-        value = self.typed(value, int, key)
-        if value < 0:
-            raise self.fail(f"'{key}' cannot be negative", key)
-        if value > MAX_NUMBER:
-            raise self.fail(f"'{key}' = {value} is more than {MAX_NUMBER}, the largest "
-                            "number a file takes", key)
-        return value
+        try:
+            return require_count(value, key, text=self.text, path=self.path)
+        except InputError as exc:
+            raise self.fail(exc.message, key) from None
 
     def strings(self, value: Any, key: str) -> list[str]:
         for item in self.typed(value, list, key):
