@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.drawing.entries import Entries
-from solver.geometry import column_name
+from solver.drawing.grid_text import board_lines
 from solver.rift_valley.engine.draws import score
 from solver.rift_valley.position import (
     ELEPHANT,
@@ -104,10 +104,6 @@ def _cell_text(position: Position, cell: int, links, stops, tents, marked: bool)
     return text
 
 
-def _column_labels(cols: int, label_w: int) -> Text:
-    return Text(" " * label_w + "".join(f"{column_name(c):^3}" for c in range(cols)), style=LABEL)
-
-
 def board_grid(position: Position, highlight: Iterable[int] = frozenset()) -> Group:
     """Just the coloured grid with cell names along the edges."""
     grid = position.grid
@@ -115,17 +111,9 @@ def board_grid(position: Position, highlight: Iterable[int] = frozenset()) -> Gr
     links = _trail_links(position)
     stops = {s: c for c, e in position.elements for s in e.stops}
     tents = {t: c for c, e in position.elements for t in e.tents}
-    label_w = len(str(grid.rows)) + 1
-    lines = [_column_labels(grid.cols, label_w)]
-    for r in range(grid.rows):
-        line = Text(f"{r + 1:>{label_w - 1}} ", style=LABEL)
-        for c in range(grid.cols):
-            cell = r * grid.cols + c
-            line.append_text(_cell_text(position, cell, links, stops, tents, cell in marked))
-        line.append(f" {r + 1}", style=LABEL)
-        lines.append(line)
-    lines.append(_column_labels(grid.cols, label_w))
-    return Group(*lines)
+    return Group(*board_lines(grid, 3, lambda cell: _cell_text(position, cell, links, stops,
+                                                                tents, cell in marked),
+                              label_style=LABEL))
 
 
 def legend(position: Position) -> Entries:

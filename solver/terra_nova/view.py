@@ -15,7 +15,7 @@ from rich.style import Style
 from rich.text import Text
 
 from solver.drawing.entries import Entries
-from solver.geometry import column_name
+from solver.drawing.grid_text import board_lines
 from solver.terra_nova.position import EMPTY, STONE, Position
 
 CELL = 4
@@ -57,34 +57,14 @@ def render_position(position: Position, highlight: Iterable[int] = frozenset()) 
 
     ``highlight`` cells (indices) are drawn underlined and bold (e.g. a turn's cells).
     """
-    grid = position.grid
     marked = frozenset(highlight)
     colours = landscape_colours(position)
-    label_w = len(str(grid.rows)) + 1
-    lines = [_column_labels(grid.cols, label_w)]
-    for r in range(grid.rows):
-        line = Text(f"{r + 1:>{label_w - 1}} ", style=LABEL)
-        line.append(" " * (CELL // 2 if r % 2 else 0))
-        for c in range(grid.cols):
-            i = grid.index(r, c)
-            if i is None:
-                line.append(" " * CELL)
-                continue
-            line.append(*_cell(position, i, colours, i in marked))
-        line.append(" " * (0 if r % 2 else CELL // 2))
-        line.append(f" {r + 1}", style=LABEL)
-        lines.append(line)
-    lines.append(_column_labels(grid.cols, label_w))
+    lines = board_lines(position.grid, CELL,
+                        lambda i: Text(*_cell(position, i, colours, i in marked)),
+                        label_style=LABEL, shift_odd_rows=True)
     lines.append(_legend(position, colours))
     lines.append(status_line(position))
     return Group(*lines)
-
-
-def _column_labels(cols: int, label_w: int) -> Text:
-    text = Text(" " * label_w, style=LABEL)
-    for c in range(cols):
-        text.append(f"{column_name(c):^{CELL}}", style=LABEL)
-    return text
 
 
 def _cell(position: Position, i: int, colours: dict[str, str], marked: bool) -> tuple[str, Style]:

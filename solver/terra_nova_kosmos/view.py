@@ -14,7 +14,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from solver.geometry import column_name
+from solver.drawing.grid_text import board_lines
 from solver.terra_nova_kosmos.position import Board, Position
 from solver.terra_nova_kosmos.rules import (
     COLOUR_LETTER,
@@ -37,46 +37,28 @@ GLYPH = {"house": "h", "kontor": "k", "palace": "p"}
 def render_board(board: Board, landscape: tuple[str, ...], position: Position | None = None
                  ) -> Group:
     """The map (and the buildings, bridges and towns of ``position`` if given)."""
-    grid = board.grid
-    label_w = len(str(grid.rows)) + 1
     bridged = {c for p in (position.players if position else ()) for b in p.bridges for c in b}
     spots = {c for s in board.bridge_spots for c in s}
     towns = {c for p in (position.players if position else ()) for c in p.towns}
-    lines = [_columns(grid.cols, label_w)]
-    for r in range(grid.rows):
-        line = Text(f"{r + 1:>{label_w - 1}} ", style=LABEL)
-        line.append(" " * (CELL // 2 if r % 2 else 0))
-        for c in range(grid.cols):
-            i = grid.index(r, c)
-            if i is None:
-                line.append(" " * CELL)
-                continue
-            building = position.buildings[i] if position else None
-            land = landscape[i]
-            mark = "*" if i in towns else "=" if i in bridged else ":" if i in spots else " "
-            if building is None:
-                body = " " + (land if land != RIVER else "~") + " "
-                style = Style(color="rgb(20,20,20)" if land in "dr" else "rgb(225,225,225)",
-                              bgcolor=LAND_BG[land])
-            else:
-                owner = NEUTRAL_LETTER if building.owner == NEUTRAL \
-                    else COLOUR_LETTER[building.owner]
-                body = f"{land}{owner}{GLYPH[building.kind]}"
-                style = Style(color=OWNER_FG[building.owner], bgcolor=LAND_BG[land], bold=True)
-            line.append(body + mark, style=style)
-        line.append(" " * (0 if r % 2 else CELL // 2))
-        line.append(f" {r + 1}", style=LABEL)
-        lines.append(line)
-    lines.append(_columns(grid.cols, label_w))
+
+    def cell_text(i: int) -> Text:
+        building = position.buildings[i] if position else None
+        land = landscape[i]
+        mark = "*" if i in towns else "=" if i in bridged else ":" if i in spots else " "
+        if building is None:
+            body = " " + (land if land != RIVER else "~") + " "
+            style = Style(color="rgb(20,20,20)" if land in "dr" else "rgb(225,225,225)",
+                          bgcolor=LAND_BG[land])
+        else:
+            owner = NEUTRAL_LETTER if building.owner == NEUTRAL \
+                else COLOUR_LETTER[building.owner]
+            body = f"{land}{owner}{GLYPH[building.kind]}"
+            style = Style(color=OWNER_FG[building.owner], bgcolor=LAND_BG[land], bold=True)
+        return Text(body + mark, style=style)
+
+    lines = board_lines(board.grid, CELL, cell_text, label_style=LABEL, shift_odd_rows=True)
     lines.append(_legend())
     return Group(*lines)
-
-
-def _columns(cols: int, label_w: int) -> Text:
-    text = Text(" " * label_w, style=LABEL)
-    for c in range(cols):
-        text.append(f"{column_name(c):^{CELL}}", style=LABEL)
-    return text
 
 
 def _legend() -> Text:
