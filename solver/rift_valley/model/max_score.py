@@ -6,7 +6,7 @@ numbers of :mod:`solver.rift_valley.rules` are shared:
 
 * ``stop[c]`` for every cell a new own stop may take, ``trail[k]`` for every
   candidate trail shape (:mod:`solver.rift_valley.model.candidates`; with an
-  unlimited budget only those no split dominates, ``unsplit_trails``),
+  unlimited budget only those no split improves, ``unsplit_trails``),
   ``tent[c]`` for every cell a new tent may take;
 * one element per cell: on each cell at most one of a new stop, a new tent and
   the trails passing through it (a trail's end stops are not "passed");
