@@ -210,9 +210,10 @@ def test_budgets_run_two_seeded_full_lp_searches(monkeypatch, draws, subsolvers)
         assert chosen["num_full_subsolvers"] == 2
 
 
-@pytest.mark.parametrize(("draws", "inprocessing"), [(None, None), (3, False), (5, False),
+@pytest.mark.parametrize(("draws", "inprocessing"), [(None, False), (3, False), (5, False),
                                                      (6, None), (8, None)])
-def test_sat_inprocessing_is_off_only_for_small_budgets(monkeypatch, draws, inprocessing):
+def test_sat_inprocessing_is_off_for_small_and_unlimited_budgets(monkeypatch, draws,
+                                                                 inprocessing):
     seen = solve_params_seen(monkeypatch, solve_module)
     position = read_position(SMALL).replace(draws=draws)
     assert solve_max_score(position, None, PARAMS).optimal

@@ -5,7 +5,8 @@ reference engine (which only checks the answer afterwards); only the rule
 numbers of :mod:`solver.rift_valley.rules` are shared:
 
 * ``stop[c]`` for every cell a new own stop may take, ``trail[k]`` for every
-  candidate trail shape (:mod:`solver.rift_valley.model.candidates`),
+  candidate trail shape (:mod:`solver.rift_valley.model.candidates`; with an
+  unlimited budget only those no split improves, ``unsplit_trails``),
   ``tent[c]`` for every cell a new tent may take;
 * one element per cell: on each cell at most one of a new stop, a new tent and
   the trails passing through it (a trail's end stops are not "passed");
@@ -25,12 +26,17 @@ numbers of :mod:`solver.rift_valley.rules` are shared:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ortools.sat.python import cp_model
 
 from solver.cpsat.constraints import not_adjacent
-from solver.rift_valley.model.candidates import Candidates, area_score, candidates
+from solver.rift_valley.model.candidates import (
+    Candidates,
+    area_score,
+    candidates,
+    unsplit_trails,
+)
 from solver.rift_valley.model.pairs import most_pairs
 from solver.rift_valley.notation import Draw, DrawStop, DrawTent, DrawTrail
 from solver.rift_valley.position import Position
@@ -95,6 +101,8 @@ def build_model(position: Position, draws: int | None, stops_block_all_colours: 
     """
     grid = position.grid
     cand = candidates(position, stops_block_all_colours, check)
+    if draws is None:
+        cand = replace(cand, trails=unsplit_trails(position, cand))
     model = cp_model.CpModel()
     true = model.new_constant(1)
 
