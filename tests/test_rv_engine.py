@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from solver.errors import InputError
@@ -66,6 +69,35 @@ def test_decisions_are_named_constants():
     assert rv_rules.ANIMAL_POINTS == {"k": 1, "e": 2, "l": 3}
     assert rv_rules.END_TRIGGER_BOARDS == {2: 2, 3: 2, 4: 3, 5: 4}
     assert Rules().stops_block_all_colours is False
+
+
+RULES_DOC = Path(__file__).resolve().parent.parent / "docs/rules/rift-valley.md"
+
+
+def _doc_numbers(pattern: str) -> tuple[int, ...]:
+    """The numbers ``pattern`` captures in the rules doc (whitespace folded to spaces)."""
+    text = " ".join(RULES_DOC.read_text(encoding="utf-8").split())
+    match = re.search(pattern, text)
+    assert match, f"docs/rules/rift-valley.md no longer says {pattern!r}"
+    return tuple(int(n) for n in match.groups())
+
+
+def test_the_shared_rule_numbers_are_the_rules_docs():
+    # engine and model both read solver/rift_valley/rules.py (issue 9 allows that shared
+    # table only if a test checks it against the rules doc): each number as the doc words it
+    assert _doc_numbers(r"At most (\d+) tents on one board") == (rv_rules.MAX_TENTS_PER_BOARD,)
+    assert _doc_numbers(r"at most (\d+) per trail \(`TRAIL_AREA_CAP`") == (rv_rules.TRAIL_AREA_CAP,)
+    assert _doc_numbers(r"kob \+(\d+), elephant \+(\d+), lion \+(\d+) \(`ANIMAL_POINTS`\)") == (
+        rv_rules.ANIMAL_POINTS["k"], rv_rules.ANIMAL_POINTS["e"], rv_rules.ANIMAL_POINTS["l"])
+    assert _doc_numbers(r"tent scores \+(\d+) for every \*\*connected\*\* own stop") == (
+        rv_rules.TENT_POINTS_PER_STOP,)
+    assert _doc_numbers(r"−(\d+) for each own stop no trail ends on") == (
+        -rv_rules.UNCONNECTED_STOP_PENALTY,)
+    carry, two_or_three, four, five = _doc_numbers(
+        r"enough boards carry (\d+) tents: (\d+) boards with 2 or 3 players, "
+        r"(\d+) with 4, (\d+) with 5 \(`END_TRIGGER_BOARDS`\)")
+    assert carry == rv_rules.MAX_TENTS_PER_BOARD
+    assert rv_rules.END_TRIGGER_BOARDS == {2: two_or_three, 3: two_or_three, 4: four, 5: five}
 
 
 # --- stops ----------------------------------------------------------------------------------

@@ -9,7 +9,8 @@ cross-checks' small random positions; and :class:`solver.cpsat.Stop`.
 * (a) over the candidates its relaxation keeps at a floor has (a)'s optimum when that
   reaches the floor;
 * :func:`solver.terra_nova.halves.maximise` proves the exhaustive optimum (or hands
-  the closing back when it is worth nothing), and its line replays to its points;
+  the closing back when it is worth nothing), and its line replays to its points; its
+  live report ends at its line's points and shows only bounds that hold;
 * stopped early on a full board, it answers a line with a bound above it;
 * a stopped :class:`~solver.cpsat.Stop` ends a running solve and skips a later one.
 """
@@ -143,6 +144,27 @@ def test_maximise_proves_the_exhaustive_optimum():
         assert answer.key == truth(number), (number, answer.line)
         assert engine.play_line(position, answer.line).points == answer.value
     assert answered >= 10
+
+
+def test_maximise_reports_its_best_line_and_bound_as_they_close():
+    # the live report of `solve --turns 2` on a full board with two or more workers
+    # (it showed only "solving two halves" until the answer)
+    bounded = 0
+    for number, position in enumerate(sample()):
+        notes: list[str] = []
+        params = SolveParams(workers=2, seed=0).started()
+        answer = halves.maximise(position, 2, params, notes.append, time.perf_counter())
+        if answer is None:
+            continue
+        found = [n for n in notes if n.startswith("best found: ")]
+        assert found and found[-1].startswith(f"best found: {answer.value} points"), number
+        for shown in found:
+            assert int(shown.split()[2]) <= answer.value, (number, shown)
+            bound = shown.split("(bound ")[1].split(")")[0]
+            if bound != "unknown":
+                assert int(bound) >= truth(number)[0], (number, shown)
+                bounded += 1
+    assert bounded > 0
 
 
 def test_maximise_stopped_early_bounds_its_line():

@@ -458,6 +458,25 @@ def test_restricted_model_over_a_partial_list_and_the_rest_bound_the_closing():
         assert max(best, rest) >= optimum, (number, best, rest, optimum)
 
 
+def test_a_relaxation_left_no_time_to_solve_gives_no_bound(monkeypatch):
+    # The command's time runs out between building the relaxation (a partial list: the
+    # unlisted regions counted by `large`) and its solve, which then never starts
+    # (`boardsat solve late-2p.toml --turns 6 --time-limit 15` ended in a traceback).
+    position = next(p for p in sample(3) if Geometry(p, 3).max_stones > 4)
+    geo = Geometry(position, 3, largest=4)
+    params = PARAMS.with_time_limit(60).started()
+    built = Relaxation
+
+    def late(*args, **kw):
+        relax = built(*args, **kw)
+        assert relax.large is not None
+        params.deadline.at = time.monotonic()  # the deadline passes now
+        return relax
+
+    monkeypatch.setattr(deep, "Relaxation", late)
+    assert deep._relaxed_bound(geo, params, None) == (None, [])
+
+
 def test_deep_path_lists_part_of_the_candidates_when_their_search_runs_long(monkeypatch):
     monkeypatch.setattr(deep, "LISTED_TURNS", 3)
     monkeypatch.setattr(deep, "FULL_SEARCH_STEPS", 0)

@@ -365,8 +365,9 @@ def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
     # a proven optimum's closings, an unproven solution's only where asked
     # (UNPROVEN_PICK_TURNS: at 4 turns one took half the time for a worse line), and
     # none of a solution that closes unlisted candidates: its listed closings are not
-    # what a line closes
-    alone = relax.large is None or not solver.value(relax.large)
+    # what a line closes (nothing can be read off a solve that found no solution: one
+    # the time limit stopped early, or never started for want of time)
+    alone = result.feasible and (relax.large is None or not solver.value(relax.large))
     picked = ([i for i, var in sorted(relax.closed.items()) if solver.value(var)]
               if alone and (result.optimal or (unproven and result.feasible and
                                                result.objective >= UNPROVEN_PICK_PART

@@ -11,9 +11,10 @@ search; the second thread solves (a) with the level-2 proof
 (:data:`~solver.terra_nova.settings.HALVES_PROOF`).
 The answer is proven once (b) is settled and (a) is settled on either thread; the
 solve still running is then stopped (:class:`solver.cpsat.Stop`). The best line of all
-the solves is the answer, replayed by the engine as always. Measured against the whole
-model on two workers in benchmarks/EXPERIMENTS.md, Terra Nova #75 (and #93 for the floored
-(a), #120-#122 for its relaxation and the search of (b)).
+the solves is the answer, replayed by the engine as always. While they run, the live
+report shows the best line so far over both halves and, once both have one, a bound.
+Measured against the whole model on two workers in benchmarks/EXPERIMENTS.md, Terra Nova
+#75 (and #93 for the floored (a), #120-#122 for its relaxation and the search of (b)).
 """
 
 from __future__ import annotations
@@ -118,6 +119,15 @@ def _bound(solved: dict[str, _Solved], value: int) -> int | None:
     return max(value, solved["b"].own_bound(), min(a))
 
 
+def _shown(lines: dict[str, int], bounds: dict[str, int], wall: float) -> str:
+    """The live report: the best line's own points over the halves so far and, once
+    (b) and (a) (on either thread) have a bound, the bound over both (as :func:`_bound`)."""
+    best = max(lines.values())
+    a = [bounds[n] for n in ("a", "a_floor") if n in bounds]
+    bound = max(best, bounds["b"], min(a)) if "b" in bounds and a else "unknown"
+    return f"best found: {best} points (bound {bound}) after {wall:.1f}s"
+
+
 def candidates_within_floor(
     geo: Geometry, floor: int, params: SolveParams, stop: Stop,
 ) -> tuple[list[int] | None, cp_model.CpSolver, SolveResult]:
@@ -164,6 +174,25 @@ def maximise(position: Position, horizon: int, params: SolveParams,
     lock = threading.Lock()
     solved: dict[str, _Solved] = {}
     errors: list[BaseException] = []
+    lines: dict[str, int] = {}  # half -> own points of its best line so far (progress)
+    bounds: dict[str, int] = {}  # half -> its bound on own points so far (progress)
+
+    def tell() -> None:
+        """Show the best line and the bound so far (under ``lock``)."""
+        if lines:
+            note(progress, _shown(lines, bounds, time.perf_counter() - start))
+
+    def reporter(name: str, tm: TurnModel, objective: Lexicographic, floor: int | None):
+        """CP-SAT's progress callback for half ``name``: its line's own points and its
+        bound (below ``floor`` the floor itself: :meth:`_Solved.own_bound`)."""
+        cap, below = tm.own_upper_bound(), -1 if floor is None else floor - 1
+
+        def report(obj: float, bound: float, wall: float) -> None:
+            with lock:
+                lines[name] = objective.leading(obj)
+                bounds[name] = max(below, min(cap, objective.leading(bound)))
+                tell()
+        return report
 
     def half(name: str, make: Callable[..., TurnModel], chosen: dict,
              floor: int | None = None) -> None:
@@ -177,10 +206,14 @@ def maximise(position: Position, horizon: int, params: SolveParams,
         tm.hint_line(first)
         add_strategy(tm, chosen)
         solver, result = solve(tm.model, params.with_workers_at_most(1).with_settings(**chosen),
-                               stop=stop)
+                               stop=stop,
+                               progress=reporter(name, tm, objective, floor) if progress else None)
         done = _Solved(tm, objective, solver, result, floor)
         with lock:
             solved[name] = done
+            if done.settled:  # its exact bound (CP-SAT's last callback may be older)
+                bounds[name] = done.own_bound()
+                tell()
             if _proven(solved):
                 stop.stop()
 
@@ -201,6 +234,8 @@ def maximise(position: Position, horizon: int, params: SolveParams,
         if only == []:
             with lock:
                 solved["a_floor"] = _Solved(None, None, solver, result, floor)
+                bounds["a_floor"] = floor - 1
+                tell()
                 if _proven(solved):
                     stop.stop()
         return only
