@@ -184,8 +184,8 @@ def record_rounds(monkeypatch) -> list[tuple[int, float, int | None]]:
     rounds = []
     real = deep._restricted
 
-    def recorded(geo, keep, hint, params, progress, start, known, share):
-        step = real(geo, keep, hint, params, progress, start, known, share)
+    def recorded(geo, keep, hint, params, progress, start, known, share, *rest):
+        step = real(geo, keep, hint, params, progress, start, known, share, *rest)
         rounds.append((len(keep), share, None if step is None else step[0].value))
         return step
 

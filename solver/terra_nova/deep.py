@@ -146,11 +146,12 @@ ROUND_SECONDS = 3.0
 PAIR_CUT_TURNS = (3,)
 """At these horizons every relaxation gets the pair cuts of
 :mod:`~solver.terra_nova.model.paircuts` (two candidates whose stones and entering moves
-do not fit in the horizon together). Late-2p at 3 turns: bound 78 -> 64 (det. 8.1 / 4.8 /
-4.1 -> 10.7 / 13.2 / 8.8 at seeds 0 / 1 / 2); midgame-2p and the played positions of the
-depth suite get none (their relaxation's optimum is below every pair the cuts would
-remove), at 0.1-0.3 s of CPU for the search; at 4 turns the candidate lists are 5-30
-times longer (benchmarks/experiments-tn3b.md, Terra Nova #170)."""
+do not fit in the horizon together). Late-2p at 3 turns: bound 78 -> 63 (det. 8.1 / 4.8 /
+4.1 -> 8.0 / 6.3 / 9.1 at seeds 0 / 1 / 2; end to end, 60 s, 2 workers: 48 / 74-75 ->
+48 / 62); midgame-2p and played seeds 1 and 2 get none, played seed 0 five that do not
+change its bound (their relaxation's optimum closes one candidate), at 0.1-0.3 s of CPU
+for the search; at 4 turns the candidate lists are 5-30 times longer
+(benchmarks/experiments-tn3b.md, Terra Nova #170-#172)."""
 
 
 def applies(position: Position, kind: str, horizon: int) -> bool:

@@ -103,10 +103,13 @@ def pair_cuts(geo: Geometry, ways: dict[int, list[Level]], most: int | None = No
     """The floor and the cuts: ``(i, a, j, b)`` = candidate ``i`` at level ``ways[i][a]``
     and ``j`` at ``ways[j][b]`` cannot both hold (module doc), the lowest failing levels
     of each pair (a cut on lower levels implies the ones above). Only pairs whose best
-    levels together are worth more than the floor are cut: the most one candidate, or two
-    disjoint ones at levels that can hold together, are worth (above it a cut changes
-    what the relaxation can reach with two candidates; below it, two candidates reach
-    the floor anyway); ``most``: a lower floor to use instead when given."""
+    levels together are worth at least the floor are cut: the most one candidate, or two
+    disjoint ones at levels that can hold together, are worth (below it two candidates
+    reach the floor anyway; at it too, but the relaxation's optimum then tends to close a
+    pair that fits, which the first round keeps: late-2p at 3 turns 64 over a pair of no
+    line, whose round finds 42, against 63 over one whose round finds 48,
+    benchmarks/experiments-tn3b.md, Terra Nova #171); ``most``: a lower floor to use
+    instead when given."""
     ids = sorted(ways, key=lambda i: -ways[i][-1].points)
     if len(ids) < 2:
         return 0, []
@@ -126,11 +129,11 @@ def pair_cuts(geo: Geometry, ways: dict[int, list[Level]], most: int | None = No
     floor = int(top_points[0])
     found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     for start in range(0, len(ids), BLOCK):
-        # pairs worth at most the floor found so far are neither cut nor raise it; the
-        # candidates are in descending order, so the partners that can be worth more
-        # than it are a prefix
+        # pairs worth less than the floor found so far are neither cut nor raise it; the
+        # candidates are in descending order, so the partners that can be worth as much
+        # are a prefix
         limit = floor if most is None else min(floor, most)
-        width = int(np.count_nonzero(top_points > limit - top_points[start]))
+        width = int(np.count_nonzero(top_points >= limit - top_points[start]))
         if width <= start:
             break
         rows = slice(start, min(start + BLOCK, width))
@@ -155,7 +158,7 @@ def pair_cuts(geo: Geometry, ways: dict[int, list[Level]], most: int | None = No
     out = []
     for r_all, c_all, spare_all in found:
         for r, c, spare in zip(r_all.tolist(), c_all.tolist(), spare_all.tolist(), strict=True):
-            if int(top_points[r] + top_points[c]) <= floor:
+            if int(top_points[r] + top_points[c]) < floor:
                 continue
             i, j = ids[r], ids[c]
             fails = [(a, b) for a, x in enumerate(ways[i]) for b, y in enumerate(ways[j])
