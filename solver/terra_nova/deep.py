@@ -149,8 +149,8 @@ PAIR_CUT_TURNS = (3,)
 do not fit in the horizon together). Late-2p at 3 turns: bound 78 -> 63 (det. 8.1 / 4.8 /
 4.1 -> 8.0 / 6.3 / 9.1 at seeds 0 / 1 / 2; end to end, 60 s, 2 workers: 48 / 74-75 ->
 48 / 62); midgame-2p and played seeds 1 and 2 get none, played seed 0 five that do not
-change its bound (their relaxation's optimum closes one candidate), at 0.1-0.3 s of CPU
-for the search; at 4 turns the candidate lists are 5-30 times longer
+change its bound (their relaxation's optimum closes one candidate), at 0.2-1.1 s of CPU
+for the search (late-2p the most); at 4 turns the candidate lists are 5-30 times longer
 (benchmarks/experiments-tn3b.md, Terra Nova #170-#172)."""
 
 
