@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 from functools import cache
 from itertools import pairwise
 
@@ -27,10 +28,11 @@ from solver.terra_nova import deep
 from solver.terra_nova.engine import exhaustive
 from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.model.geometry import Geometry, most_points_ever
+from solver.terra_nova.model.paircuts import find_pair_cuts, levels
 from solver.terra_nova.model.relaxation import Relaxation, most_own_pieces, weight
 from solver.terra_nova.model.restricted import choose, restricted_model
 from solver.terra_nova.settings import line_objective
-from tests.test_tn_model_random import positions, three_turn_sample
+from tests.test_tn_model_random import positions, random_position, three_turn_sample
 
 PARAMS = SolveParams(workers=1, seed=0)
 
@@ -182,8 +184,8 @@ def record_rounds(monkeypatch) -> list[tuple[int, float, int | None]]:
     rounds = []
     real = deep._restricted
 
-    def recorded(geo, keep, hint, params, progress, start, known, share):
-        step = real(geo, keep, hint, params, progress, start, known, share)
+    def recorded(geo, keep, hint, params, progress, start, known, share, *rest):
+        step = real(geo, keep, hint, params, progress, start, known, share, *rest)
         rounds.append((len(keep), share, None if step is None else step[0].value))
         return step
 
@@ -523,3 +525,115 @@ def test_the_full_list_is_kept_when_its_search_fits_the_step_budget(monkeypatch)
         assert geo.largest == listed
         assert len(geo.candidates) == sum(1 for c in full.candidates
                                           if len(c.boundary) <= geo.largest)
+
+
+def relaxed_with_cuts(geo: Geometry, most: int | None, require_one_of=None) -> int:
+    """:func:`relaxed` with the pair cuts added (``most``: their floor at most this)."""
+    relax = Relaxation(geo, require_one_of=require_one_of)
+    if relax.impossible:
+        return -1
+    find_pair_cuts(geo, most).add_to(relax)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    status = solver.solve(relax.model)
+    if status == cp_model.INFEASIBLE:
+        return -1
+    assert status == cp_model.OPTIMAL
+    return round(solver.objective_value)
+
+
+PAIR_CUT_SEEDS = (20085, 20284, 20303, 20315, 20469, 20500, 20655, 20872, 20974, 21094,
+                  21101, 21160, 21296, 21412, 21433, 21527, 21721, 21800, 21936, 22072,
+                  22335, 22389, 22408, 22458, 22624, 23086, 23255, 23570, 23835, 23848,
+                  23918, 23987)
+"""Seeds of small random 3-turn positions (8-14 cells, 2-4 own pieces) with failing
+pairs: the first 32 of seeds 20000 on whose candidates (at most 60) the cuts find some
+and whose exhaustive search ends within 2 s."""
+
+
+@cache
+def pair_cut_sample() -> tuple:
+    """The positions of :data:`PAIR_CUT_SEEDS`."""
+    return tuple(random_position(seed, cells=(8, 14), own_pieces=(2, 4))
+                 for seed in PAIR_CUT_SEEDS)
+
+
+def test_pair_cuts_keep_the_relaxation_a_bound():
+    """Every failing pair cut (floor 0): the relaxation still bounds the exhaustive
+    optimum, alone and, with the restricted model, over the lines that close an excluded
+    candidate; and the cuts lower some bounds, so they are tested."""
+    lower = 0
+    for number, position in enumerate(pair_cut_sample()):
+        geo = Geometry(position, 3)
+        optimum = exhaustive.best_closing(position, 3, "max-points").key[0]
+        assert find_pair_cuts(geo, 0).cuts, number
+        bound = relaxed_with_cuts(geo, 0)
+        assert bound >= optimum, (number, bound, optimum)
+        lower += bound < relaxed(geo)
+        keep = choose(geo, 4)
+        excluded = [i for i in range(len(geo.candidates)) if i not in set(keep)]
+        if excluded:
+            rest = relaxed_with_cuts(geo, 0, excluded)
+            assert max(restricted_best(geo, keep, number), rest) >= optimum, number
+    assert lower >= 3, lower
+
+
+def test_pair_cut_levels_agree_with_the_weight():
+    """A candidate's last level is worth its weight, and its levels need ever more
+    pieces for more points."""
+    for position in sample(3)[:10]:
+        geo = Geometry(position, 3)
+        me = position.players.index(position.to_move)
+        for cand in geo.candidates:
+            others = [k for j, k in enumerate(cand.others) if j != me]
+            found = levels(geo, cand, others)
+            assert (found[-1].points if found else 0) == weight(geo, cand, others)
+            for low, high in pairwise(found):
+                assert low.need < high.need and low.points < high.points
+                assert low.moves <= high.moves
+
+
+def candidate_points(position, turns: int, index: dict) -> Iterator[dict[int, int]]:
+    """For every legal line of ``turns`` turns (the engine's), the points the player to
+    move gains from each candidate region that closes in it (``index``: cells to
+    candidate)."""
+    me = position.to_move
+
+    def walk(current, left: int, gained: dict[int, int]):
+        if left == 0:
+            yield gained
+            return
+        for turn in engine.legal_turns(current):
+            outcome = engine.apply_turn(current, turn, advance=False)
+            more = dict(gained)
+            for region in outcome.regions:
+                more[index[tuple(sorted(region.cells))]] = (
+                    region.share if me in region.winners else 0)
+            yield from walk(outcome.position, left - 1, more)
+
+    yield from walk(position, turns, {})
+
+
+def test_no_line_holds_both_levels_of_a_pair_cut():
+    """Every legal 2-turn line of 30 small positions with failing pairs (cut at floor 0)
+    and at most 150 first turns, by the engine: no cut pair of candidates both score at
+    their cut levels."""
+    checked = lines = 0
+    for seed in range(30000, 40000):
+        position = random_position(seed, cells=(8, 12), own_pieces=(2, 3))
+        if position is None:
+            continue
+        geo = Geometry(position, 2)
+        cuts = find_pair_cuts(geo, 0)
+        if not cuts.cuts or engine.perft(position).turns > 150:
+            continue
+        index = {tuple(sorted(cand.cells)): i for i, cand in enumerate(geo.candidates)}
+        for gained in candidate_points(position, 2, index):
+            lines += 1
+            for i, a, j, b in cuts.cuts:
+                assert not (gained.get(i, 0) >= cuts.ways[i][a].points > 0
+                            and gained.get(j, 0) >= cuts.ways[j][b].points), (seed, i, j)
+        checked += 1
+        if checked == 30:
+            break
+    assert checked == 30 and lines > 1000, (checked, lines)

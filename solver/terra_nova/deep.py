@@ -5,7 +5,9 @@ few minutes (benchmarks/EXPERIMENTS.md, Terra Nova #43). Here the time left afte
 the candidate search goes to CP-SAT solves, each under the command's deadline:
 
 1. :class:`~solver.terra_nova.model.relaxation.Relaxation` over every candidate:
-   its proven bound bounds every line (the module's docstring proves it);
+   its proven bound bounds every line (the module's docstring proves it; at
+   :data:`PAIR_CUT_TURNS` with the pair cuts of :mod:`~solver.terra_nova.model.paircuts`,
+   which prove it still does);
 2. :func:`~solver.terra_nova.model.restricted.restricted_model` over the candidates
    that (1)'s best solution closes (alone in the first round: small, quick to prove,
    and its line reaches (1)'s bound when that solution is a legal line), later with
@@ -55,6 +57,7 @@ from solver.terra_nova.answers import (
     time_up,
 )
 from solver.terra_nova.model.geometry import Geometry
+from solver.terra_nova.model.paircuts import PairCuts, find_pair_cuts
 from solver.terra_nova.model.relaxation import Relaxation
 from solver.terra_nova.model.restricted import choose, restricted_model
 from solver.terra_nova.position import Position
@@ -140,6 +143,16 @@ late-2p after a fifth of the time) would give the first round a poor line."""
 ROUND_SECONDS = 3.0
 """No new round with less time than this left before the deadline."""
 
+PAIR_CUT_TURNS = (3,)
+"""At these horizons every relaxation gets the pair cuts of
+:mod:`~solver.terra_nova.model.paircuts` (two candidates whose stones and entering moves
+do not fit in the horizon together). Late-2p at 3 turns: bound 78 -> 63 (det. 8.1 / 4.8 /
+4.1 -> 8.0 / 6.3 / 9.1 at seeds 0 / 1 / 2; end to end, 60 s, 2 workers: 48 / 74-75 ->
+48 / 62); midgame-2p and played seeds 1 and 2 get none, played seed 0 five that do not
+change its bound (their relaxation's optimum closes one candidate), at 0.2-1.1 s of CPU
+for the search (late-2p the most); at 4 turns the candidate lists are 5-30 times longer
+(benchmarks/experiments-tn3b.md, Terra Nova #170-#172)."""
+
 
 def applies(position: Position, kind: str, horizon: int) -> bool:
     """Whether a puzzle takes this path (max-points, 3+ turns, large board)."""
@@ -156,7 +169,8 @@ def maximise(position: Position, horizon: int, params: SolveParams,
     part = RELAXATION_SHARE_BY_TURNS.get(horizon, RELAXATION_SHARE)
     share = None if left is None else max(0.001, part * left)
     note(progress, f"bounding ({len(geo.candidates)} candidate regions)")
-    whole, picked = _relaxed_bound(geo, params, share,
+    cuts = find_pair_cuts(geo) if horizon in PAIR_CUT_TURNS else None
+    whole, picked = _relaxed_bound(geo, params, share, cuts=cuts,
                                    unproven=horizon in UNPROVEN_PICK_TURNS)
     note(progress, f"relaxed bound {whole}")
     best: Answer | None = None
@@ -168,7 +182,7 @@ def maximise(position: Position, horizon: int, params: SolveParams,
         try:
             step = _restricted(geo, keep, hint, params, progress, start,
                                whole if best is None else best.bound,
-                               ALONE_SHARE if lazy else 1.0)
+                               ALONE_SHARE if lazy else 1.0, cuts)
         except KeyboardInterrupt:
             if best is None:
                 raise
@@ -264,11 +278,13 @@ def _left(params: SolveParams) -> float | None:
 
 def _restricted(geo: Geometry, keep: list[int], hint, params: SolveParams,
                 progress: Progress | None, start: float, known: int | None,
-                share: float = 1.0) -> tuple[Answer, int | None, bool, list[int]] | None:
+                share: float = 1.0, cuts: PairCuts | None = None
+                ) -> tuple[Answer, int | None, bool, list[int]] | None:
     """One round: the restricted model over ``keep`` (within ``share`` of the time
     left), hinted with ``hint`` (``known``:
     the bound proven so far, shown in progress reports), and (when it
-    is proven) the relaxation over the lines that close an excluded candidate. Returns
+    is proven) the relaxation over the lines that close an excluded candidate (with
+    ``cuts``, :meth:`PairCuts.add_to`). Returns
     its answer (``status`` "optimal" when the restricted model is proven), the bound
     this round proves on the closing's own points (None: none), whether the answer
     is the closing's optimum (the restricted model proven and no line that closes an
@@ -324,7 +340,7 @@ def _restricted(geo: Geometry, keep: list[int], hint, params: SolveParams,
     try:
         rest, closes = _relaxed_bound(geo, params,
                                       None if left is None else left - EXIT_SECONDS,
-                                      require_one_of=excluded)
+                                      require_one_of=excluded, cuts=cuts)
     except KeyboardInterrupt:
         return answer, None, False, []  # Ctrl-C: the line found is still the answer
     if rest is None:
@@ -336,9 +352,10 @@ def _restricted(geo: Geometry, keep: list[int], hint, params: SolveParams,
 
 
 def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
-                   require_one_of: list[int] | None = None,
-                   unproven: bool = False) -> tuple[int | None, list[int]]:
-    """CP-SAT's proven bound on a :class:`Relaxation` of ``geo`` (None: not reached
+                   require_one_of: list[int] | None = None, unproven: bool = False,
+                   cuts: PairCuts | None = None) -> tuple[int | None, list[int]]:
+    """CP-SAT's proven bound on a :class:`Relaxation` of ``geo`` (with ``cuts`` added:
+    :meth:`PairCuts.add_to`) (None: not reached
     within the time; -1: no line closes one of ``require_one_of``, nor, with candidates
     not listed, places more stones than the restricted models do) and the candidates its
     optimum closes, none when it is not proven (``unproven``: then those of its best
@@ -354,6 +371,8 @@ def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
         return None, []
     if relax.impossible:
         return -1, []
+    if cuts is not None:
+        cuts.add_to(relax)
     run = params.with_workers_at_most(1).with_settings(**RELAXATION_SETTINGS)
     if seconds is not None:
         run = run.with_time_limit(min(seconds, run.time_limit or seconds))
