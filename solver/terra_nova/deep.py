@@ -151,7 +151,7 @@ do not fit in the horizon together). Late-2p at 3 turns: bound 78 -> 63 (det. 8.
 48 / 62); midgame-2p and played seeds 1 and 2 get none, played seed 0 five that do not
 change its bound (their relaxation's optimum closes one candidate), at 0.2-1.1 s of CPU
 for the search (late-2p the most); at 4 turns the candidate lists are 5-30 times longer
-(benchmarks/experiments-tn3b.md, Terra Nova #170-#172)."""
+(benchmarks/EXPERIMENTS.md, Terra Nova #170-#172)."""
 
 
 def applies(position: Position, kind: str, horizon: int) -> bool:

@@ -108,7 +108,7 @@ def pair_cuts(geo: Geometry, ways: dict[int, list[Level]], most: int | None = No
     reach the floor anyway; at it too, but the relaxation's optimum then tends to close a
     pair that fits, which the first round keeps: late-2p at 3 turns 64 over a pair of no
     line, whose round finds 42, against 63 over one whose round finds 48,
-    benchmarks/experiments-tn3b.md, Terra Nova #171); ``most``: a lower floor to use
+    benchmarks/EXPERIMENTS.md, Terra Nova #171); ``most``: a lower floor to use
     instead when given."""
     ids = sorted(ways, key=lambda i: -ways[i][-1].points)
     if len(ids) < 2:
