@@ -28,7 +28,7 @@ from solver.terra_nova import deep
 from solver.terra_nova.engine import exhaustive
 from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.model.geometry import Geometry, most_points_ever
-from solver.terra_nova.model.paircuts import find_pair_cuts, levels
+from solver.terra_nova.model.paircuts import PairCuts, find_pair_cuts, levels
 from solver.terra_nova.model.relaxation import Relaxation, most_own_pieces, weight
 from solver.terra_nova.model.restricted import choose, restricted_model
 from solver.terra_nova.settings import line_objective
@@ -37,11 +37,14 @@ from tests.test_tn_model_random import positions, random_position, three_turn_sa
 PARAMS = SolveParams(workers=1, seed=0)
 
 
-def relaxed(geo: Geometry, require_one_of=None) -> int:
-    """The relaxation's optimum (-1 when no line can close one of ``require_one_of``)."""
+def relaxed(geo: Geometry, require_one_of=None, cuts: PairCuts | None = None) -> int:
+    """The relaxation's optimum (-1 when no line can close one of ``require_one_of``),
+    with ``cuts`` added when given."""
     relax = Relaxation(geo, require_one_of=require_one_of)
     if relax.impossible:
         return -1
+    if cuts is not None:
+        cuts.add_to(relax)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     status = solver.solve(relax.model)
@@ -529,17 +532,7 @@ def test_the_full_list_is_kept_when_its_search_fits_the_step_budget(monkeypatch)
 
 def relaxed_with_cuts(geo: Geometry, most: int | None, require_one_of=None) -> int:
     """:func:`relaxed` with the pair cuts added (``most``: their floor at most this)."""
-    relax = Relaxation(geo, require_one_of=require_one_of)
-    if relax.impossible:
-        return -1
-    find_pair_cuts(geo, most).add_to(relax)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    status = solver.solve(relax.model)
-    if status == cp_model.INFEASIBLE:
-        return -1
-    assert status == cp_model.OPTIMAL
-    return round(solver.objective_value)
+    return relaxed(geo, require_one_of, find_pair_cuts(geo, most))
 
 
 PAIR_CUT_SEEDS = (20085, 20284, 20303, 20315, 20469, 20500, 20655, 20872, 20974, 21094,
