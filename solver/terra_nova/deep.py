@@ -39,7 +39,10 @@ set alone bounds the points any line gains from it; a cap below what the relaxat
 counted for the set becomes a row of every later relaxation
 (:meth:`~solver.terra_nova.model.relaxation.Relaxation.add_cap`), and when it removes at
 least :data:`CAP_RESOLVE_PART` of those points the relaxation is solved again (its
-closings were far from any line), else the rounds go on with the closings found.
+closings were far from any line), else the rounds go on with the closings found. A cap
+of 0 is followed by one over the variants walled by the same far stone
+(:func:`_far_group`). The first relaxation's caps keep :data:`CAP_KEEP` of the time for
+the rounds.
 
 At 4+ turns the candidates can be too many to list in time (late-2p: 161,686). When
 their search takes more than :data:`FULL_SEARCH_STEPS` steps a second of the time, only
@@ -67,7 +70,7 @@ from solver.terra_nova.answers import (
 from solver.terra_nova.model.caps import cap_model
 from solver.terra_nova.model.geometry import Geometry
 from solver.terra_nova.model.paircuts import PairCuts, find_pair_cuts
-from solver.terra_nova.model.relaxation import Relaxation
+from solver.terra_nova.model.relaxation import Relaxation, weight
 from solver.terra_nova.model.restricted import choose, restricted_model
 from solver.terra_nova.position import Position
 from solver.terra_nova.settings import (
@@ -169,6 +172,18 @@ CAP_TURNS = (3,)
 CAP_SHARE = 0.5
 """A cap's solve may use this part of the time left (as a lazy round: :data:`ALONE_SHARE`)."""
 
+CAP_WORKERS = 1
+"""A cap solves on one thread (CP-SAT's ``default`` search with the level-2 LP), like the
+relaxation: played seed 2's group of 15 candidates took 5.6 det. s on one and 9.9-10.1
+summed on two (14 s wall at load 3), with no sooner proof."""
+
+CAP_KEEP = 0.6
+"""The first relaxation's caps (and its solves again) stop once less than this part of
+the time left at its start remains: the rounds need time for a line (played seeds 0 and
+2 at 60 s and load 2-3 spent it all on caps and relaxations and answered 0 points; with
+half kept played seed 2 was proven, played seed 0's round over closings not capped yet
+found 3 points)."""
+
 CAP_RESOLVE_PART = 0.5
 """A cap that removes at least this part of the points the relaxation counted for its
 candidates sends the relaxation to be solved again; a smaller one is only kept as a row
@@ -209,7 +224,8 @@ def maximise(position: Position, horizon: int, params: SolveParams,
     cuts = find_pair_cuts(geo) if horizon in PAIR_CUT_TURNS else None
     caps = Caps() if horizon in CAP_TURNS else None
     whole, picked = _relaxed_bound(geo, params, share, cuts=cuts, caps=caps, hint=first,
-                                   unproven=horizon in UNPROVEN_PICK_TURNS)
+                                   unproven=horizon in UNPROVEN_PICK_TURNS,
+                                   keep=0.0 if left is None else CAP_KEEP * left)
     note(progress, f"relaxed bound {whole}")
     best: Answer | None = None
     moments, hint = RESTRICTED_MOMENTS, first
@@ -394,7 +410,8 @@ def _restricted(geo: Geometry, keep: list[int], hint, params: SolveParams,
 def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
                    require_one_of: list[int] | None = None, unproven: bool = False,
                    cuts: PairCuts | None = None, caps: Caps | None = None,
-                   hint=None, floor: int | None = None) -> tuple[int | None, list[int]]:
+                   hint=None, floor: int | None = None,
+                   keep: float = 0.0) -> tuple[int | None, list[int]]:
     """CP-SAT's proven bound on a :class:`Relaxation` of ``geo`` (with ``cuts`` added:
     :meth:`PairCuts.add_to`, and the rows of ``caps``) (None: not reached
     within the time; -1: no line closes one of ``require_one_of``, nor, with candidates
@@ -411,8 +428,13 @@ def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
     (:func:`_cap`, its solve hinted with the line ``hint``; module doc), kept when below
     the optimum, and the relaxation is solved again (each solve within ``seconds``)
     when the cap removes at least :data:`CAP_RESOLVE_PART` of it; not once the bound
-    is below ``floor`` (a line's points: then it proves what it is asked). The bound is
-    the smallest proven; the closings are the last solve's."""
+    is at most ``floor`` (a line's points: below it proves what it is asked; at it the
+    next lazy round settles the tie-breaks, and played seed 1's caps there only cost
+    time: 2.8 det. s that found a line of 39 = its points), nor with less
+    than ``keep`` seconds (or :data:`ROUND_SECONDS`) left. The bound is the smallest
+    proven; the closings are the last solve's, none when its cap removed that part and
+    there was no time to solve again (played seed 2: a round over a candidate capped at
+    0 took 10 det. s for a 0-point line)."""
     best = None
     while True:
         bound, picked, proven = _relax_once(geo, params, seconds, require_one_of,
@@ -421,17 +443,26 @@ def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
             best = bound if best is None else min(best, bound)
         left = _left(params)
         if (caps is None or not proven or not picked or bound <= 0
-                or (floor is not None and bound < floor)
+                or (floor is not None and bound <= floor)
                 or frozenset(picked) in caps.tried
-                or (left is not None and left < ROUND_SECONDS)):
+                or (left is not None and left < max(keep, ROUND_SECONDS))):
             return best, picked
         caps.tried.add(frozenset(picked))
         cap = _cap(geo, picked, params, hint)
         if cap is None or cap >= bound:
             return best, picked
         caps.rows.append((tuple(picked), cap))
+        group = _far_group(geo, picked) if cap == 0 else []
+        if len(group) > len(picked) and frozenset(group) not in caps.tried:
+            caps.tried.add(frozenset(group))
+            most = _cap(geo, group, params, hint)
+            if most is not None:
+                caps.rows.append((tuple(group), most))
         if bound - cap < CAP_RESOLVE_PART * bound:
             return best, picked
+        left = _left(params)
+        if left is not None and left < max(keep, ROUND_SECONDS):
+            return best, []  # far from any line, and no time to look again: no picks
 
 
 def _relax_once(geo: Geometry, params: SolveParams, seconds: float | None,
@@ -477,11 +508,44 @@ def _relax_once(geo: Geometry, params: SolveParams, seconds: float | None,
     return math.floor(result.bound + 1e-6), picked, result.optimal and alone
 
 
+FAR_GROUP_SLACK = 2
+"""A far group (:func:`_far_group`) keeps the candidates whose boundary holds all but at
+most this many of the capped ones' boundary cells: their variants, not every region
+next to the far cell (played seed 2: 270 of them)."""
+
+
+def _far_group(geo: Geometry, picked: list[int]) -> list[int]:
+    """``picked`` and every candidate that can score whose boundary holds one of
+    their farthest boundary cells and all but :data:`FAR_GROUP_SLACK` of their boundary
+    cells, when that cell is 2 or more own moves away (fewest moves, at least one, that
+    put a piece next to it: a start cell counts 2): where a cap of 0 comes from a stone
+    no piece reaches in time, its variants walled by that stone may share the reason
+    (played seed 2 at 3 turns: 15 candidates walled by a5, 3 moves away, capped 0
+    together at 5.6 det. s on one thread; benchmarks/EXPERIMENTS.md, Terra Nova #166)."""
+    nbrs = geo.position.grid.neighbours
+
+    def far(x: int) -> int:
+        return min((geo.dist[c] if geo.dist[c] > 0 else 2 for c in nbrs[x]
+                    if not geo.static_block[c]), default=0)
+
+    walls = {x: far(x) for i in picked for x in geo.candidates[i].boundary}
+    top = max(walls.values(), default=0)
+    cells = {x for x, d in walls.items() if d == top}
+    if top < 2:
+        return []
+    others = [j for j, p in enumerate(geo.position.players) if p != geo.position.to_move]
+    return sorted(set(picked) | {
+        i for i, cand in enumerate(geo.candidates)
+        if cells & set(cand.boundary) and len(walls.keys() & set(cand.boundary))
+        >= len(walls) - FAR_GROUP_SLACK
+        and weight(geo, cand, [cand.others[j] for j in others])})
+
+
 def _cap(geo: Geometry, members: list[int], params: SolveParams, hint) -> int | None:
     """CP-SAT's proven bound on the loose model over ``members``
-    (:func:`~solver.terra_nova.model.caps.cap_model`), within :data:`CAP_SHARE` of the
-    time left, hinted with the legal line ``hint`` (None: no bound reached);
-    KeyboardInterrupt on Ctrl-C."""
+    (:func:`~solver.terra_nova.model.caps.cap_model`), on :data:`CAP_WORKERS` threads
+    within :data:`CAP_SHARE` of the time left, hinted with the legal line ``hint``
+    (None: no bound reached); KeyboardInterrupt on Ctrl-C."""
     try:
         tm = cap_model(geo, members, check=params.check)
     except NoAnswer:
@@ -490,7 +554,7 @@ def _cap(geo: Geometry, members: list[int], params: SolveParams, hint) -> int | 
         tm.hint_line(hint)
     chosen = settings("max-points", cells=geo.position.grid.size)
     add_strategy(tm, chosen)
-    run = params.with_settings(**chosen)
+    run = params.with_workers_at_most(CAP_WORKERS).with_settings(**chosen)
     left = _left(params)
     if left is not None:
         run = run.with_time_limit(max(0.001, min(left - EXIT_SECONDS, CAP_SHARE * left)))
