@@ -33,6 +33,17 @@ the candidate search goes to CP-SAT solves, each under the command's deadline:
 The answer's bound is the smallest of (1) and each round's max((2)'s bound, (3)'s
 bound).
 
+*Caps* (:mod:`~solver.terra_nova.model.caps`, at :data:`CAP_TURNS`): when (1)'s or (3)'s
+proven optimum closes a set of candidates not capped yet, the loose turn model over that
+set alone bounds the points any line gains from it; a cap below what the relaxation
+counted for the set becomes a row of every later relaxation
+(:meth:`~solver.terra_nova.model.relaxation.Relaxation.add_cap`), and when it removes at
+least :data:`CAP_RESOLVE_PART` of those points the relaxation is solved again (its
+closings were far from any line), else the rounds go on with the closings found. A cap
+of 0 is followed by one over the variants walled by the same far stone
+(:func:`_far_group`). The first relaxation's caps keep :data:`CAP_KEEP` of the time for
+the rounds.
+
 At 4+ turns the candidates can be too many to list in time (late-2p: 161,686). When
 their search takes more than :data:`FULL_SEARCH_STEPS` steps a second of the time, only
 those of at most :data:`LISTED_BOUNDARY` boundary cells are listed
@@ -56,9 +67,10 @@ from solver.terra_nova.answers import (
     note,
     time_up,
 )
+from solver.terra_nova.model.caps import cap_model
 from solver.terra_nova.model.geometry import Geometry
 from solver.terra_nova.model.paircuts import PairCuts, find_pair_cuts
-from solver.terra_nova.model.relaxation import Relaxation
+from solver.terra_nova.model.relaxation import Relaxation, weight
 from solver.terra_nova.model.restricted import choose, restricted_model
 from solver.terra_nova.position import Position
 from solver.terra_nova.settings import (
@@ -154,6 +166,46 @@ for the search (late-2p the most); at 4 turns the candidate lists are 5-30 times
 (benchmarks/EXPERIMENTS.md, Terra Nova #170-#172)."""
 
 
+CAP_TURNS = (3,)
+"""At these horizons the relaxations' closings get caps (module doc)."""
+
+CAP_SHARE = 0.5
+"""A cap's solve may use this part of the time left (as a lazy round: :data:`ALONE_SHARE`)."""
+
+CAP_WORKERS = 1
+"""A cap solves on one thread (CP-SAT's ``default`` search with the level-2 LP), like the
+relaxation: played seed 2's group of 15 candidates took 5.6 det. s on one and 9.9-10.1
+summed on two (14 s wall at load 3), with no sooner proof."""
+
+CAP_KEEP = 0.6
+"""The first relaxation's caps (and its solves again) stop once less than this part of
+the time left at its start remains: the rounds need time for a line (played seeds 0 and
+2 at 60 s and load 2-3 spent it all on caps and relaxations and answered 0 points; with
+half kept played seed 2 was proven, played seed 0's round over closings not capped yet
+found 3 points)."""
+
+CAP_RESOLVE_PART = 0.5
+"""A cap that removes at least this part of the points the relaxation counted for its
+candidates sends the relaxation to be solved again; a smaller one is only kept as a row
+for later relaxations (late-2p at 3 turns: 63 -> 48 on the first closings, whose round
+finds 48, and each solve again fell by one point to closings of worse lines; played
+seeds 0 and 2: 62 -> 31 and 56 -> 0, then 54 over the optimum's closings)."""
+
+
+class Caps:
+    """The caps found so far (:mod:`~solver.terra_nova.model.caps`) and the sets of
+    candidates tried, shared by every relaxation of one closing."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[tuple[int, ...], int]] = []
+        self.tried: set[frozenset[int]] = set()
+
+    def add_to(self, relax: Relaxation) -> None:
+        """Give ``relax`` every cap row (after any pair cuts)."""
+        for members, cap in self.rows:
+            relax.add_cap(members, cap)
+
+
 def applies(position: Position, kind: str, horizon: int) -> bool:
     """Whether a puzzle takes this path (max-points, 3+ turns, large board)."""
     return (kind == "max-points" and horizon >= DEEP_TURNS
@@ -170,8 +222,10 @@ def maximise(position: Position, horizon: int, params: SolveParams,
     share = None if left is None else max(0.001, part * left)
     note(progress, f"bounding ({len(geo.candidates)} candidate regions)")
     cuts = find_pair_cuts(geo) if horizon in PAIR_CUT_TURNS else None
-    whole, picked = _relaxed_bound(geo, params, share, cuts=cuts,
-                                   unproven=horizon in UNPROVEN_PICK_TURNS)
+    caps = Caps() if horizon in CAP_TURNS else None
+    whole, picked = _relaxed_bound(geo, params, share, cuts=cuts, caps=caps, hint=first,
+                                   unproven=horizon in UNPROVEN_PICK_TURNS,
+                                   keep=0.0 if left is None else CAP_KEEP * left)
     note(progress, f"relaxed bound {whole}")
     best: Answer | None = None
     moments, hint = RESTRICTED_MOMENTS, first
@@ -182,7 +236,7 @@ def maximise(position: Position, horizon: int, params: SolveParams,
         try:
             step = _restricted(geo, keep, hint, params, progress, start,
                                whole if best is None else best.bound,
-                               ALONE_SHARE if lazy else 1.0, cuts)
+                               ALONE_SHARE if lazy else 1.0, cuts, caps)
         except KeyboardInterrupt:
             if best is None:
                 raise
@@ -278,13 +332,14 @@ def _left(params: SolveParams) -> float | None:
 
 def _restricted(geo: Geometry, keep: list[int], hint, params: SolveParams,
                 progress: Progress | None, start: float, known: int | None,
-                share: float = 1.0, cuts: PairCuts | None = None
+                share: float = 1.0, cuts: PairCuts | None = None,
+                caps: Caps | None = None
                 ) -> tuple[Answer, int | None, bool, list[int]] | None:
     """One round: the restricted model over ``keep`` (within ``share`` of the time
     left), hinted with ``hint`` (``known``:
     the bound proven so far, shown in progress reports), and (when it
     is proven) the relaxation over the lines that close an excluded candidate (with
-    ``cuts``, :meth:`PairCuts.add_to`). Returns
+    ``cuts``, :meth:`PairCuts.add_to`, and ``caps``: :func:`_relaxed_bound`). Returns
     its answer (``status`` "optimal" when the restricted model is proven), the bound
     this round proves on the closing's own points (None: none), whether the answer
     is the closing's optimum (the restricted model proven and no line that closes an
@@ -340,7 +395,8 @@ def _restricted(geo: Geometry, keep: list[int], hint, params: SolveParams,
     try:
         rest, closes = _relaxed_bound(geo, params,
                                       None if left is None else left - EXIT_SECONDS,
-                                      require_one_of=excluded, cuts=cuts)
+                                      require_one_of=excluded, cuts=cuts, caps=caps,
+                                      hint=answer.line, floor=answer.value)
     except KeyboardInterrupt:
         return answer, None, False, []  # Ctrl-C: the line found is still the answer
     if rest is None:
@@ -353,9 +409,11 @@ def _restricted(geo: Geometry, keep: list[int], hint, params: SolveParams,
 
 def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
                    require_one_of: list[int] | None = None, unproven: bool = False,
-                   cuts: PairCuts | None = None) -> tuple[int | None, list[int]]:
+                   cuts: PairCuts | None = None, caps: Caps | None = None,
+                   hint=None, floor: int | None = None,
+                   keep: float = 0.0) -> tuple[int | None, list[int]]:
     """CP-SAT's proven bound on a :class:`Relaxation` of ``geo`` (with ``cuts`` added:
-    :meth:`PairCuts.add_to`) (None: not reached
+    :meth:`PairCuts.add_to`, and the rows of ``caps``) (None: not reached
     within the time; -1: no line closes one of ``require_one_of``, nor, with candidates
     not listed, places more stones than the restricted models do) and the candidates its
     optimum closes, none when it is not proven (``unproven``: then those of its best
@@ -364,15 +422,65 @@ def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
     line reaches the bound, Terra Nova #82), with ``require_one_of`` also those of them
     whose boundary its stones cover (they may close in that line too; the relaxation
     leaves out the ones that score nothing for the player unless required);
-    KeyboardInterrupt on Ctrl-C."""
+    KeyboardInterrupt on Ctrl-C.
+
+    With ``caps``: a proven optimum whose closings were not tried yet gets a cap
+    (:func:`_cap`, its solve hinted with the line ``hint``; module doc), kept when below
+    the optimum, and the relaxation is solved again (each solve within ``seconds``)
+    when the cap removes at least :data:`CAP_RESOLVE_PART` of it; not once the bound
+    is at most ``floor`` (a line's points: below it proves what it is asked; at it the
+    next lazy round settles the tie-breaks, and played seed 1's caps there only cost
+    time: 2.8 det. s that found a line of 39 = its points), nor with less
+    than ``keep`` seconds (or :data:`ROUND_SECONDS`) left. The bound is the smallest
+    proven; the closings are the last solve's, none when its cap removed that part and
+    there was no time to solve again (played seed 2: a round over a candidate capped at
+    0 took 10 det. s for a 0-point line)."""
+    best = None
+    while True:
+        bound, picked, proven = _relax_once(geo, params, seconds, require_one_of,
+                                            unproven, cuts, caps)
+        if bound is not None:
+            best = bound if best is None else min(best, bound)
+        left = _left(params)
+        if (caps is None or not proven or not picked or bound <= 0
+                or (floor is not None and bound <= floor)
+                or frozenset(picked) in caps.tried
+                or (left is not None and left < max(keep, ROUND_SECONDS))):
+            return best, picked
+        caps.tried.add(frozenset(picked))
+        cap = _cap(geo, picked, params, hint)
+        if cap is None or cap >= bound:
+            return best, picked
+        caps.rows.append((tuple(picked), cap))
+        group = _far_group(geo, picked) if cap == 0 else []
+        if len(group) > len(picked) and frozenset(group) not in caps.tried:
+            caps.tried.add(frozenset(group))
+            most = _cap(geo, group, params, hint)
+            if most is not None:
+                caps.rows.append((tuple(group), most))
+        if bound - cap < CAP_RESOLVE_PART * bound:
+            return best, picked
+        left = _left(params)
+        if left is not None and left < max(keep, ROUND_SECONDS):
+            return best, []  # far from any line, and no time to look again: no picks
+
+
+def _relax_once(geo: Geometry, params: SolveParams, seconds: float | None,
+                require_one_of: list[int] | None, unproven: bool,
+                cuts: PairCuts | None, caps: Caps | None
+                ) -> tuple[int | None, list[int], bool]:
+    """One solve of :func:`_relaxed_bound`: its bound, closings and whether it was
+    proven."""
     try:
         relax = Relaxation(geo, require_one_of=require_one_of, check=params.check)
     except NoAnswer:
-        return None, []
+        return None, [], False
     if relax.impossible:
-        return -1, []
+        return -1, [], False
     if cuts is not None:
         cuts.add_to(relax)
+    if caps is not None:
+        caps.add_to(relax)
     run = params.with_workers_at_most(1).with_settings(**RELAXATION_SETTINGS)
     if seconds is not None:
         run = run.with_time_limit(min(seconds, run.time_limit or seconds))
@@ -380,7 +488,7 @@ def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
     if result.interrupted:
         raise KeyboardInterrupt
     if result.status == "infeasible":
-        return -1, []
+        return -1, [], False
     # a proven optimum's closings, an unproven solution's only where asked
     # (UNPROVEN_PICK_TURNS: at 4 turns one took half the time for a worse line), and
     # none of a solution that closes unlisted candidates: its listed closings are not
@@ -396,8 +504,66 @@ def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
         picked = sorted(set(picked) | {i for i in require_one_of
                                        if stones.issuperset(geo.candidates[i].boundary)})
     if result.bound is None:
-        return None, picked
-    return math.floor(result.bound + 1e-6), picked
+        return None, picked, False
+    return math.floor(result.bound + 1e-6), picked, result.optimal and alone
+
+
+FAR_GROUP_SLACK = 2
+"""A far group (:func:`_far_group`) keeps the candidates whose boundary holds all but at
+most this many of the capped ones' boundary cells: their variants, not every region
+next to the far cell (played seed 2: 270 of them)."""
+
+
+def _far_group(geo: Geometry, picked: list[int]) -> list[int]:
+    """``picked`` and every candidate that can score whose boundary holds one of
+    their farthest boundary cells and all but :data:`FAR_GROUP_SLACK` of their boundary
+    cells, when that cell is 2 or more own moves away (fewest moves, at least one, that
+    put a piece next to it: a start cell counts 2): where a cap of 0 comes from a stone
+    no piece reaches in time, its variants walled by that stone may share the reason
+    (played seed 2 at 3 turns: 15 candidates walled by a5, 3 moves away, capped 0
+    together at 5.6 det. s on one thread; benchmarks/EXPERIMENTS.md, Terra Nova #166)."""
+    nbrs = geo.position.grid.neighbours
+
+    def far(x: int) -> int:
+        return min((geo.dist[c] if geo.dist[c] > 0 else 2 for c in nbrs[x]
+                    if not geo.static_block[c]), default=0)
+
+    walls = {x: far(x) for i in picked for x in geo.candidates[i].boundary}
+    top = max(walls.values(), default=0)
+    cells = {x for x, d in walls.items() if d == top}
+    if top < 2:
+        return []
+    others = [j for j, p in enumerate(geo.position.players) if p != geo.position.to_move]
+    return sorted(set(picked) | {
+        i for i, cand in enumerate(geo.candidates)
+        if cells & set(cand.boundary) and len(walls.keys() & set(cand.boundary))
+        >= len(walls) - FAR_GROUP_SLACK
+        and weight(geo, cand, [cand.others[j] for j in others])})
+
+
+def _cap(geo: Geometry, members: list[int], params: SolveParams, hint) -> int | None:
+    """CP-SAT's proven bound on the loose model over ``members``
+    (:func:`~solver.terra_nova.model.caps.cap_model`), on :data:`CAP_WORKERS` threads
+    within :data:`CAP_SHARE` of the time left, hinted with the legal line ``hint``
+    (None: no bound reached); KeyboardInterrupt on Ctrl-C."""
+    try:
+        tm = cap_model(geo, members, check=params.check)
+    except NoAnswer:
+        return None
+    if hint:
+        tm.hint_line(hint)
+    chosen = settings("max-points", cells=geo.position.grid.size)
+    add_strategy(tm, chosen)
+    run = params.with_workers_at_most(CAP_WORKERS).with_settings(**chosen)
+    left = _left(params)
+    if left is not None:
+        run = run.with_time_limit(max(0.001, min(left - EXIT_SECONDS, CAP_SHARE * left)))
+    solver, result = solve(tm.model, run)
+    if result.interrupted:
+        raise KeyboardInterrupt
+    if result.bound is None:
+        return None
+    return math.floor(result.bound + 1e-6)
 
 
 def _first_only(position: Position, first, start: float, bound: int | None,

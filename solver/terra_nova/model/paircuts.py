@@ -181,7 +181,9 @@ class PairCuts:
 
     def add_to(self, relax: Relaxation) -> int:
         """Add the cuts to ``relax`` (its objective then counts each candidate in a cut by
-        its levels: ``scores`` and ``wins``, module doc); returns how many it holds."""
+        its levels: ``scores`` and ``wins``, module doc, and so do its
+        :attr:`~Relaxation.points`; before any :meth:`~Relaxation.add_cap`); returns how
+        many it holds."""
         m = relax.model
         cuts = [(i, a, j, b) for i, a, j, b in self.cuts
                 if i in relax.closed and j in relax.closed]
@@ -208,9 +210,11 @@ class PairCuts:
             low, top = (min(level.points, relax.weights[i]) for level in
                         (self.ways[i][0], self.ways[i][-1]))
             if a == 0:
-                objective += low * var - relax.weights[i] * relax.closed[i]
+                objective += low * var - relax.points.get(i, 0)
+                relax.points[i] = low * var
             else:
                 objective += (top - low) * var
+                relax.points[i] = relax.points[i] + (top - low) * var
         relax.objective = objective
         m.maximize(objective)
         if m.proto.solution_hint.vars:  # a relaxation without a requirement: all-zero hint

@@ -206,8 +206,11 @@ class Relaxation:
             if len(walls[b]) > MAX_NEW_REGIONS:
                 m.add(sum(walls[b]) <= MAX_NEW_REGIONS * self.stone[b])
         needed = [self.closed[i] for i in required or () if i in self.closed]
-        self.objective = sum(w * self.closed[i] for i, w in self.weights.items()
-                             if i in self.closed and w)
+        self.points: dict[int, cp_model.LinearExprT] = {
+            i: w * self.closed[i] for i, w in self.weights.items() if i in self.closed and w}
+        """Each scoring candidate's term of the objective: at least the player's points
+        from it in the line a solution stands for (the module doc's map)."""
+        self.objective = sum(self.points.values())
         if geo.largest < geo.max_stones:
             over = self._large()
             if required is not None:
@@ -253,3 +256,29 @@ class Relaxation:
                      for i in self.closed)
         slack = 4 if need >= 3 else 0
         self.model.add(planar + (need - 2) * self.large <= 2 * stones - slack * over)
+
+    def add_cap(self, members: Iterable[int], cap: int) -> None:
+        """At most ``cap`` points from the candidates ``members`` together, for a ``cap``
+        that bounds the player's points from them over every line
+        (:mod:`~solver.terra_nova.model.caps`).
+
+        Their terms of the objective (:attr:`points`, which only bound a line's points
+        from them) become integers ``p_i`` with ``0 <= p_i <= term_i`` and ``sum p_i <=
+        cap``: the map of the module doc with ``p_i`` = the line's points from ``i`` is
+        still a solution, worth the line's points or more, so the bound stands."""
+        m = self.model
+        capped = []
+        for i in sorted(set(members)):
+            term = self.points.get(i)
+            if term is None:
+                continue  # never scores here
+            var = m.new_int_var(0, self.weights[i], f"points_{i}")
+            m.add(var <= term)
+            self.objective += var - term
+            self.points[i] = var
+            capped.append(var)
+            if m.proto.solution_hint.vars:  # a relaxation without a requirement
+                m.add_hint(var, 0)
+        if capped:
+            m.add(sum(capped) <= cap)
+            m.maximize(self.objective)

@@ -79,13 +79,18 @@ class TurnModel:
     ``short_last_move`` (for those objectives only, not for counting or comparing
     lines): the horizon's last move is one of the short moves of :meth:`_short_moves`,
     or left open (:attr:`open_last_move`) when a move surely exists then.
+    ``loose``: a turn may end (or be passed) after any number of actions and no-return
+    is not checked: more lines than the legal ones, for the caps of
+    :mod:`~solver.terra_nova.model.caps` (which prove why that bounds what they bound).
     """
 
     def __init__(self, position: Position, turns: int, geometry: Geometry | None = None,
-                 check: Callable[[], None] | None = None, *, short_last_move: bool = False) -> None:
+                 check: Callable[[], None] | None = None, *, short_last_move: bool = False,
+                 loose: bool = False) -> None:
         self.position = position
         self.turns = turns
         self.short_last_move = short_last_move
+        self.loose = loose
         self.check = check or _never
         self.geo = geometry or Geometry(position, turns, check=self.check)
         self.model = cp_model.CpModel()
@@ -127,7 +132,7 @@ class TurnModel:
             self.check()
             self._step(s)
         self._supply()
-        for t in range(self.turns):
+        for t in range(0 if self.loose else self.turns):
             self.check()
             self._no_return(t)
 
@@ -282,7 +287,8 @@ class TurnModel:
         self.check()
         place = self._stones(s)
         is_none = self._one_action(s, src_of, dst_of, place)
-        self._turn_ends_only_when_stuck(s, is_none)
+        if not self.loose:
+            self._turn_ends_only_when_stuck(s, is_none)
         self.check()
         removed = self._closings(s, place)
         self.check()
@@ -443,7 +449,8 @@ class TurnModel:
         open_move = self.open_last_move and s == self.steps - 1
         is_move = self._bool(f"move_{s}") if src_of or open_move else False
         is_stone = self._bool(f"stone_{s}") if place else False
-        is_none = False if self.geo.surely_movable(s) else self._bool(f"none_{s}")
+        stops = self.loose or not self.geo.surely_movable(s)
+        is_none = self._bool(f"none_{s}") if stops else False
         m.add_exactly_one(live((is_move, is_stone, is_none)))
         if src_of:
             m.add(sum(src_of.values()) == is_move)
