@@ -31,7 +31,7 @@ from solver.terra_nova.model.geometry import Geometry, most_points_ever
 from solver.terra_nova.model.paircuts import PairCuts, find_pair_cuts, levels
 from solver.terra_nova.model.relaxation import Relaxation, most_own_pieces, weight
 from solver.terra_nova.model.restricted import choose, restricted_model
-from solver.terra_nova.settings import line_objective
+from solver.terra_nova.settings import RELAXATION_SETTINGS, line_objective
 from tests.test_tn_model_random import positions, random_position, three_turn_sample
 
 PARAMS = SolveParams(workers=1, seed=0)
@@ -210,6 +210,25 @@ def test_deep_answer_is_proven_without_a_time_limit(monkeypatch, moments):
         assert answer.optimal and answer.bound == answer.value, number
         assert answer.key == truth(3, number), number
     assert len(rounds) > len(sample(3)) or moments > 4
+
+
+def test_restricted_rounds_run_without_sat_inprocessing(monkeypatch):
+    # the restricted rounds' search goes back to the root thousands of times, and the
+    # inprocessing run there was most of it (benchmarks/EXPERIMENTS.md, Terra Nova #191);
+    # the relaxation keeps its own settings
+    seen = []
+    real = deep.solve
+
+    def spied(model, run, **kw):
+        seen.append(dict(run.settings))
+        return real(model, run, **kw)
+
+    monkeypatch.setattr(deep, "solve", spied)
+    deep.maximise(sample(3)[0], 3, PARAMS.started(), None, time.perf_counter())
+    relaxations = [s for s in seen if s == {**s, **RELAXATION_SETTINGS}]
+    rounds = [s for s in seen if s not in relaxations]
+    assert relaxations and all("use_sat_inprocessing" not in s for s in relaxations)
+    assert rounds and all(s["use_sat_inprocessing"] is False for s in rounds)
 
 
 class _Stop(Exception):

@@ -74,6 +74,7 @@ from solver.terra_nova.model.relaxation import Relaxation, weight
 from solver.terra_nova.model.restricted import choose, restricted_model
 from solver.terra_nova.position import Position
 from solver.terra_nova.settings import (
+    DEEP_SEARCH,
     LARGE_BOARD_CELLS,
     RELAXATION_SETTINGS,
     add_strategy,
@@ -361,7 +362,7 @@ def _restricted(geo: Geometry, keep: list[int], hint, params: SolveParams,
     except NoAnswer:
         return None
     build = time.perf_counter() - start
-    chosen = settings("max-points", cells=position.grid.size)
+    chosen = {**settings("max-points", cells=position.grid.size), **DEEP_SEARCH}
     add_strategy(tm, chosen)
     note(progress, f"solving ({len(keep)} of {len(geo.candidates)} candidate "
                    f"regions, the others kept open)")

@@ -184,6 +184,18 @@ HALVES_PROOF: dict[str, Any] = {**HALVES_SEARCH, "linearization_level": 2}
 :data:`LARGE_BOARD_SUBSOLVERS` on half (a), without a floor; where (a) holds the
 optimum or (b)'s line is far below it, it proves (a) sooner than the first thread."""
 
+DEEP_SEARCH: dict[str, Any] = {"use_sat_inprocessing": False}
+"""Added to :func:`settings` for the restricted rounds of 3+-turn closings
+(:mod:`solver.terra_nova.deep`): no SAT inprocessing. Their level-2 search goes back to
+the root thousands of times (played 2's alone round: 2,242 of 12,622 branches) and ran
+the inprocessing (vivification) each time, as best-turn's did (:data:`BEST_TURN_SEARCH`).
+Alone rounds, 1 worker, det. s at ``random_seed`` 0 / 1 / 2: played 2 {903} 4.32 / 5.49 /
+4.68 -> 2.27 / 1.51 / 1.60, late-2p {1724, 4998} 3.37 / 2.92 / 3.08 -> 1.50 / 2.95 /
+0.77, played 0 {833} 4.22 / 4.06 / 4.08 -> 1.01 / 1.46 / 1.34, midgame-2p {258} 2.82 /
+2.93 / 3.08 -> 0.30 / 0.40 / 0.39 (the depth suite's recipe at seeds 2 and 0; CPU
+lower in 11 of 12). The relaxation keeps its inprocessing (no gain there).
+benchmarks/EXPERIMENTS.md, Terra Nova #191."""
+
 RELAXATION_SETTINGS: dict[str, Any] = {"linearization_level": 2, "cp_model_presolve": False,
                                        "cp_model_probing_level": 0}
 """The relaxation (:mod:`solver.terra_nova.model.relaxation`) solves on one thread with
