@@ -15,6 +15,8 @@ from functools import cache
 
 from ortools.sat.python import cp_model
 
+from solver.cpsat import SolveParams
+from solver.terra_nova import deep
 from solver.terra_nova.engine import exhaustive
 from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.model.caps import cap_model
@@ -86,7 +88,8 @@ def forbidding_cap(geo: Geometry, members: list[int]) -> int:
 def test_a_cap_that_forbids_the_other_candidates_is_caught():
     # the check above fails on an unsound variant: forbidding the other candidates (the
     # loose model's rules kept as they are in the turn model, stuck rule and no-return
-    # on, were never below on 140 positions searched: benchmarks/experiments-caps.md)
+    # on, were never below on 140 positions searched: benchmarks/EXPERIMENTS.md,
+    # Terra Nova #189)
     caught = 0
     for number, position in enumerate(sample(2)):
         _, points = scored(2, number)
@@ -133,3 +136,22 @@ def test_relaxation_with_caps_bounds_the_closing():
             checked += 1
     assert checked >= 45
     assert lowered >= 3  # the caps bite somewhere
+
+
+def test_cap_solves_run_without_sat_inprocessing(monkeypatch):
+    # like the restricted rounds (settings.DEEP_SEARCH): the caps' loose models took
+    # 2-10 times less det. time without it (benchmarks/EXPERIMENTS.md, Terra Nova #196)
+    seen = []
+    real = deep.solve
+
+    def spied(model, run, **kw):
+        seen.append(dict(run.settings))
+        return real(model, run, **kw)
+
+    monkeypatch.setattr(deep, "solve", spied)
+    position = sample(3)[0]
+    geo = Geometry(position, 3)
+    _, points = scored(3, 0)
+    members = sorted(points) or [0]
+    assert deep._cap(geo, members, SolveParams(workers=1, seed=0).started(), None) is not None
+    assert [s["use_sat_inprocessing"] for s in seen] == [False]

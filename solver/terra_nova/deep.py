@@ -545,6 +545,7 @@ def _far_group(geo: Geometry, picked: list[int]) -> list[int]:
 def _cap(geo: Geometry, members: list[int], params: SolveParams, hint) -> int | None:
     """CP-SAT's proven bound on the loose model over ``members``
     (:func:`~solver.terra_nova.model.caps.cap_model`), on :data:`CAP_WORKERS` threads
+    with the restricted rounds' search (:data:`~solver.terra_nova.settings.DEEP_SEARCH`)
     within :data:`CAP_SHARE` of the time left, hinted with the legal line ``hint``
     (None: no bound reached); KeyboardInterrupt on Ctrl-C."""
     try:
@@ -553,7 +554,7 @@ def _cap(geo: Geometry, members: list[int], params: SolveParams, hint) -> int | 
         return None
     if hint:
         tm.hint_line(hint)
-    chosen = settings("max-points", cells=geo.position.grid.size)
+    chosen = {**settings("max-points", cells=geo.position.grid.size), **DEEP_SEARCH}
     add_strategy(tm, chosen)
     run = params.with_workers_at_most(CAP_WORKERS).with_settings(**chosen)
     left = _left(params)

@@ -193,8 +193,11 @@ Alone rounds, 1 worker, det. s at ``random_seed`` 0 / 1 / 2: played 2 {903} 4.32
 4.68 -> 2.27 / 1.51 / 1.60, late-2p {1724, 4998} 3.37 / 2.92 / 3.08 -> 1.50 / 2.95 /
 0.77, played 0 {833} 4.22 / 4.06 / 4.08 -> 1.01 / 1.46 / 1.34, midgame-2p {258} 2.82 /
 2.93 / 3.08 -> 0.30 / 0.40 / 0.39 (the depth suite's recipe at seeds 2 and 0; CPU
-lower in 11 of 12). The relaxation keeps its inprocessing (no gain there).
-benchmarks/EXPERIMENTS.md, Terra Nova #191."""
+lower in 11 of 12). The caps' loose models (:mod:`solver.terra_nova.model.caps`) take it
+too: played 2 {903} 2.99-3.18 -> 0.31-0.39, its far group of 15 4.10-5.31 -> 1.70-2.51,
+played 0 {833} 3.32-3.83 -> 0.94-1.43, late-2p {1724, 4998} 2.51-2.54 -> 0.27-0.65,
+midgame-2p {258} 2.77-2.92 -> 0.24-0.26 (seeds 0-2, same caps). The relaxation keeps its
+inprocessing (no gain there). benchmarks/EXPERIMENTS.md, Terra Nova #191, #196."""
 
 RELAXATION_SETTINGS: dict[str, Any] = {"linearization_level": 2, "cp_model_presolve": False,
                                        "cp_model_probing_level": 0}
