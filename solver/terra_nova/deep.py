@@ -226,7 +226,8 @@ def maximise(position: Position, horizon: int, params: SolveParams,
     caps = Caps() if horizon in CAP_TURNS else None
     whole, picked = _relaxed_bound(geo, params, share, cuts=cuts, caps=caps, hint=first,
                                    unproven=horizon in UNPROVEN_PICK_TURNS,
-                                   keep=0.0 if left is None else CAP_KEEP * left)
+                                   keep=0.0 if left is None else CAP_KEEP * left,
+                                   progress=progress)
     note(progress, f"relaxed bound {whole}")
     best: Answer | None = None
     moments, hint = RESTRICTED_MOMENTS, first
@@ -397,7 +398,8 @@ def _restricted(geo: Geometry, keep: list[int], hint, params: SolveParams,
         rest, closes = _relaxed_bound(geo, params,
                                       None if left is None else left - EXIT_SECONDS,
                                       require_one_of=excluded, cuts=cuts, caps=caps,
-                                      hint=answer.line, floor=answer.value)
+                                      hint=answer.line, floor=answer.value,
+                                      progress=progress)
     except KeyboardInterrupt:
         return answer, None, False, []  # Ctrl-C: the line found is still the answer
     if rest is None:
@@ -411,8 +413,8 @@ def _restricted(geo: Geometry, keep: list[int], hint, params: SolveParams,
 def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
                    require_one_of: list[int] | None = None, unproven: bool = False,
                    cuts: PairCuts | None = None, caps: Caps | None = None,
-                   hint=None, floor: int | None = None,
-                   keep: float = 0.0) -> tuple[int | None, list[int]]:
+                   hint=None, floor: int | None = None, keep: float = 0.0,
+                   progress: Progress | None = None) -> tuple[int | None, list[int]]:
     """CP-SAT's proven bound on a :class:`Relaxation` of ``geo`` (with ``cuts`` added:
     :meth:`PairCuts.add_to`, and the rows of ``caps``) (None: not reached
     within the time; -1: no line closes one of ``require_one_of``, nor, with candidates
@@ -435,7 +437,8 @@ def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
     than ``keep`` seconds (or :data:`ROUND_SECONDS`) left. The bound is the smallest
     proven; the closings are the last solve's, none when its cap removed that part and
     there was no time to solve again (played seed 2: a round over a candidate capped at
-    0 took 10 det. s for a 0-point line)."""
+    0 took 10 det. s for a 0-point line). ``progress`` hears of each cap (the first
+    relaxation's caps and solves again took half of played seed 2's minute)."""
     best = None
     while True:
         bound, picked, proven = _relax_once(geo, params, seconds, require_one_of,
@@ -449,6 +452,8 @@ def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
                 or (left is not None and left < max(keep, ROUND_SECONDS))):
             return best, picked
         caps.tried.add(frozenset(picked))
+        note(progress, f"relaxed bound {bound}: capping the {len(picked)} candidate "
+                       f"regions it closes")
         cap = _cap(geo, picked, params, hint)
         if cap is None or cap >= bound:
             return best, picked
