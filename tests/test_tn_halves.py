@@ -23,7 +23,6 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-
 from ortools.sat.python import cp_model
 
 from solver.cpsat import SolveParams, Stop, solve
