@@ -26,7 +26,7 @@ from solver.terra_nova.model.geometry import Geometry
 from solver.terra_nova.model.paircuts import find_pair_cuts
 from solver.terra_nova.model.relaxation import Relaxation
 from solver.terra_nova.model.restricted import restricted_model
-from tests.test_tn_relaxation import sample
+from tests.test_tn_relaxation import sample, solve_settings
 
 
 def optimum(model: cp_model.CpModel) -> int:
@@ -158,14 +158,7 @@ def test_caps_lower_the_relaxation(turns, number):
 def test_cap_solves_run_without_sat_inprocessing(monkeypatch):
     # like the restricted rounds (settings.DEEP_SEARCH): the caps' loose models took
     # 2-10 times less det. time without it (benchmarks/EXPERIMENTS.md, Terra Nova #196)
-    seen = []
-    real = deep.solve
-
-    def spied(model, run, **kw):
-        seen.append(dict(run.settings))
-        return real(model, run, **kw)
-
-    monkeypatch.setattr(deep, "solve", spied)
+    seen = solve_settings(monkeypatch)
     position = sample(3)[0]
     geo = Geometry(position, 3)
     _, points = scored(3, 0)

@@ -29,7 +29,7 @@ from solver.terra_nova.engine import exhaustive
 from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.model.geometry import Geometry, most_points_ever
 from solver.terra_nova.model.paircuts import PairCuts, find_pair_cuts, levels
-from solver.terra_nova.model.relaxation import Relaxation, most_own_pieces, weight
+from solver.terra_nova.model.relaxation import Relaxation, most_own_pieces, others_in, weight
 from solver.terra_nova.model.restricted import choose, restricted_model
 from solver.terra_nova.settings import RELAXATION_SETTINGS, line_objective
 from tests.test_tn_model_random import positions, random_position, three_turn_sample
@@ -159,10 +159,8 @@ def test_a_longer_horizon_and_the_board_bound_shorter_closings():
 def test_weight_is_the_most_the_player_can_score():
     position = sample(3)[0]
     geo = Geometry(position, 3)
-    me = position.players.index(position.to_move)
     for cand in geo.candidates:
-        others = [k for j, k in enumerate(cand.others) if j != me]
-        assert 0 <= weight(geo, cand, others) <= cand.value
+        assert 0 <= weight(geo, cand, others_in(geo, cand)) <= cand.value
 
 
 def test_restricted_model_and_the_rest_bound_the_closing():
@@ -212,11 +210,10 @@ def test_deep_answer_is_proven_without_a_time_limit(monkeypatch, moments):
     assert len(rounds) > len(sample(3)) or moments > 4
 
 
-def test_restricted_rounds_run_without_sat_inprocessing(monkeypatch):
-    # the restricted rounds' search goes back to the root thousands of times, and the
-    # inprocessing run there was most of it (benchmarks/EXPERIMENTS.md, Terra Nova #191);
-    # the relaxation keeps its own settings
-    seen = []
+def solve_settings(monkeypatch) -> list[dict]:
+    """The settings of every CP-SAT solve :mod:`solver.terra_nova.deep` runs from now on
+    (filled as they run)."""
+    seen: list[dict] = []
     real = deep.solve
 
     def spied(model, run, **kw):
@@ -224,6 +221,14 @@ def test_restricted_rounds_run_without_sat_inprocessing(monkeypatch):
         return real(model, run, **kw)
 
     monkeypatch.setattr(deep, "solve", spied)
+    return seen
+
+
+def test_restricted_rounds_run_without_sat_inprocessing(monkeypatch):
+    # the restricted rounds' search goes back to the root thousands of times, and the
+    # inprocessing run there was most of it (benchmarks/EXPERIMENTS.md, Terra Nova #191);
+    # the relaxation keeps its own settings
+    seen = solve_settings(monkeypatch)
     deep.maximise(sample(3)[0], 3, PARAMS.started(), None, time.perf_counter())
     relaxations = [s for s in seen if s == {**s, **RELAXATION_SETTINGS}]
     rounds = [s for s in seen if s not in relaxations]
@@ -608,9 +613,8 @@ def test_pair_cut_levels_agree_with_the_weight():
     pieces for more points."""
     for position in sample(3)[:10]:
         geo = Geometry(position, 3)
-        me = position.players.index(position.to_move)
         for cand in geo.candidates:
-            others = [k for j, k in enumerate(cand.others) if j != me]
+            others = others_in(geo, cand)
             found = levels(geo, cand, others)
             assert (found[-1].points if found else 0) == weight(geo, cand, others)
             for low, high in pairwise(found):

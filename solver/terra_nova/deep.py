@@ -70,8 +70,9 @@ from solver.terra_nova.answers import (
 from solver.terra_nova.model.caps import cap_model
 from solver.terra_nova.model.geometry import Geometry
 from solver.terra_nova.model.paircuts import PairCuts, find_pair_cuts
-from solver.terra_nova.model.relaxation import Relaxation, weight
+from solver.terra_nova.model.relaxation import Relaxation, others_in, weight
 from solver.terra_nova.model.restricted import choose, restricted_model
+from solver.terra_nova.model.turn_model import TurnModel
 from solver.terra_nova.position import Position
 from solver.terra_nova.settings import (
     DEEP_SEARCH,
@@ -165,7 +166,6 @@ do not fit in the horizon together). Late-2p at 3 turns: bound 78 -> 63 (det. 8.
 change its bound (their relaxation's optimum closes one candidate), at 0.2-1.1 s of CPU
 for the search (late-2p the most); at 4 turns the candidate lists are 5-30 times longer
 (benchmarks/EXPERIMENTS.md, Terra Nova #170-#172)."""
-
 
 CAP_TURNS = (3,)
 """At these horizons the relaxations' closings get caps (module doc)."""
@@ -363,8 +363,7 @@ def _restricted(geo: Geometry, keep: list[int], hint, params: SolveParams,
     except NoAnswer:
         return None
     build = time.perf_counter() - start
-    chosen = {**settings("max-points", cells=position.grid.size), **DEEP_SEARCH}
-    add_strategy(tm, chosen)
+    chosen = _search(tm)
     note(progress, f"solving ({len(keep)} of {len(geo.candidates)} candidate "
                    f"regions, the others kept open)")
     run = params.with_settings(**chosen)
@@ -410,6 +409,14 @@ def _restricted(geo: Geometry, keep: list[int], hint, params: SolveParams,
     return answer, max(kept_bound, rest), proven, more
 
 
+def _search(tm: TurnModel) -> dict:
+    """The CP-SAT settings of the restricted rounds and the caps (the max-points search
+    with :data:`~solver.terra_nova.settings.DEEP_SEARCH`), its strategy added to ``tm``."""
+    chosen = {**settings("max-points", cells=tm.position.grid.size), **DEEP_SEARCH}
+    add_strategy(tm, chosen)
+    return chosen
+
+
 def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
                    require_one_of: list[int] | None = None, unproven: bool = False,
                    cuts: PairCuts | None = None, caps: Caps | None = None,
@@ -439,17 +446,19 @@ def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
     there was no time to solve again (played seed 2: a round over a candidate capped at
     0 took 10 det. s for a 0-point line). ``progress`` hears of each cap (the first
     relaxation's caps and solves again took half of played seed 2's minute)."""
+    def out_of_time() -> bool:
+        left = _left(params)
+        return left is not None and left < max(keep, ROUND_SECONDS)
+
     best = None
     while True:
         bound, picked, proven = _relax_once(geo, params, seconds, require_one_of,
                                             unproven, cuts, caps)
         if bound is not None:
             best = bound if best is None else min(best, bound)
-        left = _left(params)
         if (caps is None or not proven or not picked or bound <= 0
                 or (floor is not None and bound <= floor)
-                or frozenset(picked) in caps.tried
-                or (left is not None and left < max(keep, ROUND_SECONDS))):
+                or frozenset(picked) in caps.tried or out_of_time()):
             return best, picked
         caps.tried.add(frozenset(picked))
         note(progress, f"relaxed bound {bound}: capping the {len(picked)} candidate "
@@ -466,8 +475,7 @@ def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
                 caps.rows.append((tuple(group), most))
         if bound - cap < CAP_RESOLVE_PART * bound:
             return best, picked
-        left = _left(params)
-        if left is not None and left < max(keep, ROUND_SECONDS):
+        if out_of_time():
             return best, []  # far from any line, and no time to look again: no picks
 
 
@@ -539,12 +547,11 @@ def _far_group(geo: Geometry, picked: list[int]) -> list[int]:
     cells = {x for x, d in walls.items() if d == top}
     if top < 2:
         return []
-    others = [j for j, p in enumerate(geo.position.players) if p != geo.position.to_move]
     return sorted(set(picked) | {
         i for i, cand in enumerate(geo.candidates)
         if cells & set(cand.boundary) and len(walls.keys() & set(cand.boundary))
         >= len(walls) - FAR_GROUP_SLACK
-        and weight(geo, cand, [cand.others[j] for j in others])})
+        and weight(geo, cand, others_in(geo, cand))})
 
 
 def _cap(geo: Geometry, members: list[int], params: SolveParams, hint) -> int | None:
@@ -559,9 +566,7 @@ def _cap(geo: Geometry, members: list[int], params: SolveParams, hint) -> int | 
         return None
     if hint:
         tm.hint_line(hint)
-    chosen = {**settings("max-points", cells=geo.position.grid.size), **DEEP_SEARCH}
-    add_strategy(tm, chosen)
-    run = params.with_workers_at_most(CAP_WORKERS).with_settings(**chosen)
+    run = params.with_workers_at_most(CAP_WORKERS).with_settings(**_search(tm))
     left = _left(params)
     if left is not None:
         run = run.with_time_limit(max(0.001, min(left - EXIT_SECONDS, CAP_SHARE * left)))

@@ -46,7 +46,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from solver.terra_nova.model.geometry import Candidate, Geometry
-from solver.terra_nova.model.relaxation import Relaxation
+from solver.terra_nova.model.relaxation import Relaxation, others_in
 
 BLOCK = 256
 """Candidates compared with all others at once in :func:`pair_cuts` (memory: a block
@@ -226,11 +226,9 @@ class PairCuts:
 def find_pair_cuts(geo: Geometry, most: int | None = None) -> PairCuts:
     """The pair cuts of ``geo``'s candidates (:func:`pair_cuts`; ``most``: a floor to use
     when the one found is higher, so more pairs are cut)."""
-    me = geo.position.to_move
-    at = [j for j, p in enumerate(geo.position.players) if p != me]
     ways: dict[int, list[Level]] = {}
     for i, cand in enumerate(geo.candidates):
-        found = levels(geo, cand, [cand.others[j] for j in at])
+        found = levels(geo, cand, others_in(geo, cand))
         if found:
             ways[i] = found
     floor, cuts = pair_cuts(geo, ways, most)

@@ -123,6 +123,12 @@ def most_own_pieces(geo: Geometry, cand: Candidate) -> int:
     return min(reachable, start + entering)
 
 
+def others_in(geo: Geometry, cand: Candidate) -> list[int]:
+    """The other players' piece counts in ``cand`` (all but the player to move's)."""
+    me = geo.position.players.index(geo.position.to_move)
+    return [k for j, k in enumerate(cand.others) if j != me]
+
+
 def weight(geo: Geometry, cand: Candidate, others: Sequence[int]) -> int:
     """Most points the player to move can score from ``cand`` closing: its value with a
     possible majority, the tie share when at best a tie, else 0. ``others``: the other
@@ -151,9 +157,6 @@ class Relaxation:
         self.geo = geo
         self.check = check or (lambda: None)
         self.model = cp_model.CpModel()
-        me = geo.position.to_move
-        players = geo.position.players
-        self._others_at = [j for j, p in enumerate(players) if p != me]
         chosen = range(len(geo.candidates)) if candidates is None else candidates
         required = None if require_one_of is None else set(require_one_of)
         self.weights: dict[int, int] = {}
@@ -161,7 +164,7 @@ class Relaxation:
         """The count of closed candidates not listed (None when all are listed)."""
         for i in sorted(set(chosen) | (required or set())):
             cand = geo.candidates[i]
-            w = weight(geo, cand, [cand.others[j] for j in self._others_at])
+            w = weight(geo, cand, others_in(geo, cand))
             if w > 0 or i in (required or ()):
                 self.weights[i] = w
         self._build(None if required is None else sorted(required))

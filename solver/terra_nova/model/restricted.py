@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from solver.cpsat.constraints import clause, live, negate
 from solver.terra_nova.model.geometry import Candidate, Geometry
-from solver.terra_nova.model.relaxation import weight
+from solver.terra_nova.model.relaxation import others_in, weight
 from solver.terra_nova.model.turn_model import TurnModel
 
 
@@ -43,12 +43,9 @@ def choose(geo: Geometry, moments: int, first: Sequence[int] = ()) -> list[int]:
     ``geo.candidates``, ascending. (Most points per boundary cell first found better
     lines at 10 det. s on one thread, but fewer in the 30 s and 120 s runs under load:
     benchmarks/EXPERIMENTS.md, Terra Nova #68.)"""
-    me = geo.position.players.index(geo.position.to_move)
-
     def order(i: int) -> tuple[int, int, int]:
         cand = geo.candidates[i]
-        others = [k for j, k in enumerate(cand.others) if j != me]
-        return (len(cand.boundary), -weight(geo, cand, others), i)
+        return (len(cand.boundary), -weight(geo, cand, others_in(geo, cand)), i)
 
     kept = list(dict.fromkeys(first))
     used = sum(closing_moments(geo, geo.candidates[i]) for i in kept)
