@@ -13,8 +13,15 @@ horizon), ``pair[x, y]`` (the stones on ``x`` and ``y`` went down in one turn),
 can share a turn (:attr:`~solver.terra_nova.model.geometry.Geometry.stone_pairs`), and
 ``stones - pairs <= turns``; a closed candidate has a stone on each boundary cell; a
 cell lies in one closed candidate at most; a stone walls at most ``MAX_NEW_REGIONS``
-closed candidates. Objective: ``sum weight[i] * closed[i]``, with :func:`weight` the
-most the player can score from candidate ``i``.
+closed candidates; and per cell, for each set of pairwise *clashing* candidates it walls
+(:func:`~solver.terra_nova.model.clashes.wall_cliques`), ``sum closed <= stone``.
+Objective: ``sum weight[i] * closed[i]``, with :func:`weight` the most the player can
+score from candidate ``i``.
+
+The clash rows hold in every solution of the other rows (no solution closes two
+clashing candidates), so they change the LP, not the optimum: midgame-2p at 3 turns,
+LP 115 -> 60 against an optimum of 44, proven in 0.9-1.8 det. s instead of 3.2-3.7
+(benchmarks/EXPERIMENTS.md, Terra Nova #199).
 
 Why every legal line of ``turns`` turns gains at most the optimum of this model (so
 CP-SAT's proven bound on it bounds the closing): map the line to ``stone[x]`` = "the
@@ -96,6 +103,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from ortools.sat.python import cp_model
 
+from solver.terra_nova.model.clashes import wall_cliques
 from solver.terra_nova.model.geometry import Candidate, Geometry
 from solver.terra_nova.model.turn_model import MAX_NEW_REGIONS
 
@@ -189,7 +197,7 @@ class Relaxation:
         m.add(sum(self.stone.values()) <= geo.max_stones)
         self.closed: dict[int, cp_model.IntVar] = {}
         holders: dict[int, list[cp_model.IntVar]] = {}
-        walls: dict[int, list[cp_model.IntVar]] = {}
+        walls: dict[int, list[int]] = {}
         for i in self.weights:
             self.check()
             cand = geo.candidates[i]
@@ -198,16 +206,24 @@ class Relaxation:
             var = m.new_bool_var(f"closed_{i}")
             for b in cand.boundary:
                 m.add_implication(var, self.stone[b])
-                walls.setdefault(b, []).append(var)
+                walls.setdefault(b, []).append(i)
             for c in cand.cells:
                 holders.setdefault(c, []).append(var)
             self.closed[i] = var
         for c in sorted(holders):
             if len(holders[c]) > 1:
                 m.add_at_most_one(holders[c])
+        cliques = wall_cliques(geo, lambda i: weight(geo, geo.candidates[i],
+                                                     others_in(geo, geo.candidates[i])),
+                               self.check)
         for b in sorted(walls):
-            if len(walls[b]) > MAX_NEW_REGIONS:
-                m.add(sum(walls[b]) <= MAX_NEW_REGIONS * self.stone[b])
+            sets = ([[i for i in clique if i in self.closed] for clique in cliques[b]]
+                    if b in cliques else [[i] for i in walls[b]])
+            for clique in sets:
+                if len(clique) > 1:
+                    m.add(sum(self.closed[i] for i in clique) <= self.stone[b])
+            if sum(1 for clique in sets if clique) > MAX_NEW_REGIONS:  # else implied
+                m.add(sum(self.closed[i] for i in walls[b]) <= MAX_NEW_REGIONS * self.stone[b])
         needed = [self.closed[i] for i in required or () if i in self.closed]
         self.points: dict[int, cp_model.LinearExprT] = {
             i: w * self.closed[i] for i, w in self.weights.items() if i in self.closed and w}
