@@ -155,16 +155,18 @@ def test_caps_lower_the_relaxation(turns, number):
         assert after < before, cuts is None
 
 
-def test_cap_solves_run_without_sat_inprocessing(monkeypatch):
+def test_cap_solves_run_without_sat_inprocessing_nor_the_lp(monkeypatch):
     # like the restricted rounds (settings.DEEP_SEARCH): the caps' loose models took
-    # 2-10 times less det. time without it (benchmarks/EXPERIMENTS.md, Terra Nova #196)
+    # 2-10 times less det. time without it (benchmarks/EXPERIMENTS.md, Terra Nova #196),
+    # and 2-8 times less wall time without the LP (settings.CAP_SEARCH, #200)
     seen = solve_settings(monkeypatch)
     position = sample(3)[0]
     geo = Geometry(position, 3)
     _, points = scored(3, 0)
     members = sorted(points) or [0]
     assert deep._cap(geo, members, SolveParams(workers=1, seed=0).started(), None) is not None
-    assert [s["use_sat_inprocessing"] for s in seen] == [False]
+    assert [(s["use_sat_inprocessing"], s["linearization_level"]) for s in seen] == [
+        (False, 0)]
 
 
 def test_progress_tells_of_each_cap(monkeypatch):

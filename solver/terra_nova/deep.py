@@ -75,6 +75,7 @@ from solver.terra_nova.model.restricted import choose, restricted_model
 from solver.terra_nova.model.turn_model import TurnModel
 from solver.terra_nova.position import Position
 from solver.terra_nova.settings import (
+    CAP_SEARCH,
     DEEP_SEARCH,
     LARGE_BOARD_CELLS,
     RELAXATION_SETTINGS,
@@ -558,6 +559,7 @@ def _cap(geo: Geometry, members: list[int], params: SolveParams, hint) -> int | 
     """CP-SAT's proven bound on the loose model over ``members``
     (:func:`~solver.terra_nova.model.caps.cap_model`), on :data:`CAP_WORKERS` threads
     with the restricted rounds' search (:data:`~solver.terra_nova.settings.DEEP_SEARCH`)
+    without the LP (:data:`~solver.terra_nova.settings.CAP_SEARCH`)
     within :data:`CAP_SHARE` of the time left, hinted with the legal line ``hint``
     (None: no bound reached); KeyboardInterrupt on Ctrl-C."""
     try:
@@ -566,7 +568,7 @@ def _cap(geo: Geometry, members: list[int], params: SolveParams, hint) -> int | 
         return None
     if hint:
         tm.hint_line(hint)
-    run = params.with_workers_at_most(CAP_WORKERS).with_settings(**_search(tm))
+    run = params.with_workers_at_most(CAP_WORKERS).with_settings(**{**_search(tm), **CAP_SEARCH})
     left = _left(params)
     if left is not None:
         run = run.with_time_limit(max(0.001, min(left - EXIT_SECONDS, CAP_SHARE * left)))

@@ -199,6 +199,15 @@ played 0 {833} 3.32-3.83 -> 0.94-1.43, late-2p {1724, 4998} 2.51-2.54 -> 0.27-0.
 midgame-2p {258} 2.77-2.92 -> 0.24-0.26 (seeds 0-2, same caps). The relaxation keeps its
 inprocessing (no gain there). benchmarks/EXPERIMENTS.md, Terra Nova #191, #196."""
 
+CAP_SEARCH: dict[str, Any] = {"linearization_level": 0}
+"""Added to :data:`DEEP_SEARCH`'s settings for the caps' loose models
+(:mod:`solver.terra_nova.model.caps`): no LP. Their objective counts only the capped
+candidates, which the search settles without it; the level-2 LP made each node several
+times dearer. 1 worker, seed 0, wall s (det. s), level 2 -> 0: played 2 {903} 2.5 (0.36)
+-> 0.9 (0.15), its far group of 15 5.6 (1.70) -> 1.0 (0.47), played 0 {833} 7.3 (1.43) ->
+0.9 (0.25), late-2p {1724, 4998} 2.1 (0.27) -> 0.7 (0.12), midgame-2p {258} 2.4 (0.26)
+-> 0.9 (0.10); the same caps (benchmarks/EXPERIMENTS.md, Terra Nova #200)."""
+
 RELAXATION_SETTINGS: dict[str, Any] = {"linearization_level": 2, "cp_model_presolve": False,
                                        "cp_model_probing_level": 0}
 """The relaxation (:mod:`solver.terra_nova.model.relaxation`) solves on one thread with
