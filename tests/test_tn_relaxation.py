@@ -29,7 +29,7 @@ from solver.terra_nova.engine import exhaustive
 from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.model.geometry import Geometry, most_points_ever
 from solver.terra_nova.model.paircuts import PairCuts, find_pair_cuts, levels
-from solver.terra_nova.model.relaxation import Relaxation, most_own_pieces, others_in, weight
+from solver.terra_nova.model.relaxation import Relaxation, most_own_pieces, weight
 from solver.terra_nova.model.restricted import choose, restricted_model
 from solver.terra_nova.settings import RELAXATION_SETTINGS, line_objective
 from tests.test_tn_model_random import positions, random_position, three_turn_sample
@@ -160,7 +160,7 @@ def test_weight_is_the_most_the_player_can_score():
     position = sample(3)[0]
     geo = Geometry(position, 3)
     for cand in geo.candidates:
-        assert 0 <= weight(geo, cand, others_in(geo, cand)) <= cand.value
+        assert 0 <= weight(geo, cand) <= cand.value
 
 
 def test_restricted_model_and_the_rest_bound_the_closing():
@@ -614,9 +614,8 @@ def test_pair_cut_levels_agree_with_the_weight():
     for position in sample(3)[:10]:
         geo = Geometry(position, 3)
         for cand in geo.candidates:
-            others = others_in(geo, cand)
-            found = levels(geo, cand, others)
-            assert (found[-1].points if found else 0) == weight(geo, cand, others)
+            found = levels(geo, cand)
+            assert (found[-1].points if found else 0) == weight(geo, cand)
             for low, high in pairwise(found):
                 assert low.need < high.need and low.points < high.points
                 assert low.moves <= high.moves

@@ -70,7 +70,7 @@ from solver.terra_nova.answers import (
 from solver.terra_nova.model.caps import cap_model
 from solver.terra_nova.model.geometry import Geometry
 from solver.terra_nova.model.paircuts import PairCuts, find_pair_cuts
-from solver.terra_nova.model.relaxation import Relaxation, others_in, weight
+from solver.terra_nova.model.relaxation import Relaxation, weight
 from solver.terra_nova.model.restricted import choose, restricted_model
 from solver.terra_nova.model.turn_model import TurnModel
 from solver.terra_nova.position import Position
@@ -175,9 +175,10 @@ CAP_SHARE = 0.5
 """A cap's solve may use this part of the time left (as a lazy round: :data:`ALONE_SHARE`)."""
 
 CAP_WORKERS = 1
-"""A cap solves on one thread (CP-SAT's ``default`` search with the level-2 LP), like the
-relaxation: played seed 2's group of 15 candidates took 5.6 det. s on one and 9.9-10.1
-summed on two (14 s wall at load 3), with no sooner proof."""
+"""A cap solves on one thread (CP-SAT's ``default`` search, without the LP since Terra
+Nova #200), like the relaxation: with the level-2 LP (#184) played seed 2's group of 15
+candidates took 5.6 det. s on one and 9.9-10.1 summed on two (14 s wall at load 3), with
+no sooner proof."""
 
 CAP_KEEP = 0.6
 """The first relaxation's caps (and its solves again) stop once less than this part of
@@ -552,7 +553,7 @@ def _far_group(geo: Geometry, picked: list[int]) -> list[int]:
         i for i, cand in enumerate(geo.candidates)
         if cells & set(cand.boundary) and len(walls.keys() & set(cand.boundary))
         >= len(walls) - FAR_GROUP_SLACK
-        and weight(geo, cand, others_in(geo, cand))})
+        and weight(geo, cand)})
 
 
 def _cap(geo: Geometry, members: list[int], params: SolveParams, hint) -> int | None:

@@ -78,12 +78,13 @@ def entry_moves(geo: Geometry, cand: Candidate, need: int) -> int | None:
     return sum(costs[:missing])
 
 
-def levels(geo: Geometry, cand: Candidate, others: list[int]) -> list[Level]:
+def levels(geo: Geometry, cand: Candidate) -> list[Level]:
     """The ways ``cand`` can score for the player alone, lowest first: the tie share at
     ``top`` pieces (when others have pieces in it) and the value at ``top + 1``, each only
     when its pieces fit in the moves its boundary leaves (as
     :func:`~solver.terra_nova.model.relaxation.weight`, whose value is the last level's
-    points); ``others``: the other players' piece counts in it."""
+    points)."""
+    others = others_in(geo, cand)
     top = max(others, default=0)
     budget = geo.steps - len(cand.boundary)
     out = []
@@ -228,7 +229,7 @@ def find_pair_cuts(geo: Geometry, most: int | None = None) -> PairCuts:
     when the one found is higher, so more pairs are cut)."""
     ways: dict[int, list[Level]] = {}
     for i, cand in enumerate(geo.candidates):
-        found = levels(geo, cand, others_in(geo, cand))
+        found = levels(geo, cand)
         if found:
             ways[i] = found
     floor, cuts = pair_cuts(geo, ways, most)

@@ -99,7 +99,7 @@ above; the large ones take no part in the per-cell and per-stone rows.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 
 from ortools.sat.python import cp_model
 
@@ -137,10 +137,10 @@ def others_in(geo: Geometry, cand: Candidate) -> list[int]:
     return [k for j, k in enumerate(cand.others) if j != me]
 
 
-def weight(geo: Geometry, cand: Candidate, others: Sequence[int]) -> int:
+def weight(geo: Geometry, cand: Candidate) -> int:
     """Most points the player to move can score from ``cand`` closing: its value with a
-    possible majority, the tie share when at best a tie, else 0. ``others``: the other
-    players' piece counts in it."""
+    possible majority, the tie share when at best a tie, else 0."""
+    others = others_in(geo, cand)
     top = max(others, default=0)
     most = most_own_pieces(geo, cand)
     if most > top:
@@ -172,7 +172,7 @@ class Relaxation:
         """The count of closed candidates not listed (None when all are listed)."""
         for i in sorted(set(chosen) | (required or set())):
             cand = geo.candidates[i]
-            w = weight(geo, cand, others_in(geo, cand))
+            w = weight(geo, cand)
             if w > 0 or i in (required or ()):
                 self.weights[i] = w
         self._build(None if required is None else sorted(required))
@@ -213,9 +213,7 @@ class Relaxation:
         for c in sorted(holders):
             if len(holders[c]) > 1:
                 m.add_at_most_one(holders[c])
-        cliques = wall_cliques(geo, lambda i: weight(geo, geo.candidates[i],
-                                                     others_in(geo, geo.candidates[i])),
-                               self.check)
+        cliques = wall_cliques(geo, lambda i: weight(geo, geo.candidates[i]), self.check)
         for b in sorted(walls):
             sets = ([[i for i in clique if i in self.closed] for clique in cliques[b]]
                     if b in cliques else [[i] for i in walls[b]])

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from solver.cpsat.constraints import clause, live, negate
 from solver.terra_nova.model.geometry import Candidate, Geometry
-from solver.terra_nova.model.relaxation import others_in, weight
+from solver.terra_nova.model.relaxation import weight
 from solver.terra_nova.model.turn_model import TurnModel
 
 
@@ -45,7 +45,7 @@ def choose(geo: Geometry, moments: int, first: Sequence[int] = ()) -> list[int]:
     benchmarks/EXPERIMENTS.md, Terra Nova #68.)"""
     def order(i: int) -> tuple[int, int, int]:
         cand = geo.candidates[i]
-        return (len(cand.boundary), -weight(geo, cand, others_in(geo, cand)), i)
+        return (len(cand.boundary), -weight(geo, cand), i)
 
     kept = list(dict.fromkeys(first))
     used = sum(closing_moments(geo, geo.candidates[i]) for i in kept)
