@@ -209,12 +209,17 @@ times dearer. 1 worker, seed 0, wall s (det. s), level 2 -> 0: played 2 {903} 2.
 -> 0.9 (0.10); the same caps (benchmarks/EXPERIMENTS.md, Terra Nova #200)."""
 
 RELAXATION_SETTINGS: dict[str, Any] = {"linearization_level": 2, "cp_model_presolve": False,
-                                       "cp_model_probing_level": 0}
+                                       "cp_model_probing_level": 0,
+                                       "use_sat_inprocessing": False}
 """The relaxation (:mod:`solver.terra_nova.model.relaxation`) solves on one thread with
 the level-2 LP and no presolve (presolve of the 4-turn relaxation alone took 45 s;
 without it midgame-2p's 3-turn one is proven in 5.0 det. s instead of 13.1, and the
 4-turn bound reaches 95 at 20 det. s instead of 173 at 40: benchmarks/EXPERIMENTS.md,
-Terra Nova #67)."""
+Terra Nova #67), and without SAT inprocessing (#210: with the clash rows' LP, #199, the
+search's restarts ran it for nothing; 3-turn closings end to end, 60 s, 2 workers, seeds
+0 / 1 / 2: played seed 0 26.4 / 29.1 / 28.7 -> 23.0 / 26.2 / 21.4 s, played seed 2 21.1 /
+27.1 / 26.5 -> 17.8 / 22.4 / 22.5 s, midgame-2p 16.8 / 13.1 / 14.7 -> 13.0 / 11.7 / 10.2 s;
+4 turns unchanged)."""
 
 WITHIN_FLOOR_ROUNDS = 20
 """At most this many solves of half (a)'s relaxation find the candidates a line of (a)
