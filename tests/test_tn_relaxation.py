@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterator
 from functools import cache
 from itertools import pairwise
+from pathlib import Path
 
 import pytest
 from ortools.sat.python import cp_model
@@ -27,14 +28,21 @@ from solver.geometry.hexgrid import HexGrid
 from solver.terra_nova import deep
 from solver.terra_nova.engine import exhaustive
 from solver.terra_nova.engine import turns as engine
+from solver.terra_nova.fileformat import read_position
 from solver.terra_nova.model.geometry import Geometry, most_points_ever
 from solver.terra_nova.model.paircuts import PairCuts, find_pair_cuts, levels
-from solver.terra_nova.model.relaxation import Relaxation, most_own_pieces, weight
+from solver.terra_nova.model.relaxation import (
+    Relaxation,
+    most_own_pieces,
+    weight,
+    weights,
+)
 from solver.terra_nova.model.restricted import choose, restricted_model
 from solver.terra_nova.settings import RELAXATION_SETTINGS, line_objective
 from tests.test_tn_model_random import positions, random_position, three_turn_sample
 
 PARAMS = SolveParams(workers=1, seed=0)
+POSITIONS = Path(__file__).parent.parent / "positions" / "terra-nova"
 
 
 def relaxed(geo: Geometry, require_one_of=None, cuts: PairCuts | None = None) -> int:
@@ -318,6 +326,41 @@ def test_choose_keeps_the_given_candidates_first():
     assert last in choose(geo, 0, first=[last])  # whatever its closing moments
     assert set(choose(geo, 10**6, first=[last])) == set(range(len(geo.candidates)))
     assert choose(geo, 4, first=()) == plain
+
+
+def test_first_round_adds_the_richer_regions():
+    """The first round keeps the relaxation's closings and up to RICHER_ALONE candidates
+    worth more alone than all of them, the richest first."""
+    geo = next(geo for geo in (Geometry(position, 3) for position in sample(3))
+               if sum(w > min(weights(geo)) for w in weights(geo)) > deep.RICHER_ALONE)
+    scored = weights(geo)
+    richest = sorted(range(len(scored)), key=lambda i: (-scored[i], i))
+    assert scored == tuple(weight(geo, cand) for cand in geo.candidates)
+    assert deep._with_richer(geo, [richest[0]]) == [richest[0]]
+    assert deep._with_richer(geo, []) == []
+    poor = richest[-1]
+    richer = [i for i in richest if scored[i] > scored[poor]][:deep.RICHER_ALONE]
+    assert len(richer) == deep.RICHER_ALONE  # the limit binds
+    assert deep._with_richer(geo, [poor]) == sorted({poor, *richer})
+
+
+def test_late_2p_three_turn_line_of_51_points():
+    """Late-2p at 3 turns: the 17-cell swamp region walled by c9, f9, g9, b10 and g10
+    (f10 inside holds an own piece) is worth 51 alone and a line scores it; the first
+    round, given the 48-point region beside it, keeps it too (without the richer
+    regions the 60 s answer was 48: benchmarks/EXPERIMENTS.md, Terra Nova #213)."""
+    position = read_position(POSITIONS / "late-2p.toml")
+    geo = Geometry(position, 3)
+    grid = position.grid
+    walls = {grid.cell(name) for name in ("c9", "f9", "g9", "b10", "g10")}
+    region = next(i for i, cand in enumerate(geo.candidates) if set(cand.boundary) == walls
+                  and grid.cell("f10") in cand.cells)
+    assert weights(geo)[region] == 51
+    assert restricted_best(geo, [region], 0) == 51
+    pair = [i for i, cand in enumerate(geo.candidates)
+            if len(cand.cells) == 16 and weights(geo)[i] == 48
+            and set(cand.boundary) == {grid.cell(n) for n in ("c9", "f9", "b10", "f10")}]
+    assert pair and region in deep._with_richer(geo, pair)
 
 
 def test_first_round_keeps_the_relaxations_closings(monkeypatch):

@@ -70,7 +70,7 @@ from solver.terra_nova.answers import (
 from solver.terra_nova.model.caps import cap_model
 from solver.terra_nova.model.geometry import Geometry
 from solver.terra_nova.model.paircuts import PairCuts, find_pair_cuts
-from solver.terra_nova.model.relaxation import Relaxation, weight
+from solver.terra_nova.model.relaxation import Relaxation, weights
 from solver.terra_nova.model.restricted import choose, restricted_model
 from solver.terra_nova.model.turn_model import TurnModel
 from solver.terra_nova.position import Position
@@ -114,6 +114,14 @@ ALONE_SHARE = 0.5
 the closings (3) adds) may use this part of the time left (the rounds after it need
 time to find lines where those closings are no legal line: late-2p at 3 turns,
 benchmarks/EXPERIMENTS.md, Terra Nova #83)."""
+
+RICHER_ALONE = 5
+"""The first round also keeps up to this many candidates worth more alone than every
+region the relaxation's optimum closes (:func:`_with_richer`): such a region may be a
+line by itself that the optimum's combination, worth more but no line, hides. Late-2p
+at 3 turns: the optimum closes 1724 and 4998 (30 and 48 alone; no line closes both) and
+the round found 48; 4996, worth 51 alone, is the closing's optimum
+(benchmarks/EXPERIMENTS.md, Terra Nova #213)."""
 
 LAZY_MIN_PART = 0.5
 """A lazy round whose line falls below this part of the bound proven so far is followed
@@ -233,7 +241,8 @@ def maximise(position: Position, horizon: int, params: SolveParams,
     note(progress, f"relaxed bound {whole}")
     best: Answer | None = None
     moments, hint = RESTRICTED_MOMENTS, first
-    lazy, keep = bool(picked), picked  # the first round: the relaxation's closings alone
+    # the first round: the relaxation's closings alone, and the richer single regions
+    lazy, keep = bool(picked), _with_richer(geo, picked)
     while True:
         if not lazy:
             keep = choose(geo, moments, first=picked)
@@ -288,6 +297,18 @@ def maximise(position: Position, horizon: int, params: SolveParams,
     elif best.status == "optimal":
         best.status = "restricted model optimal"
     return best
+
+
+def _with_richer(geo: Geometry, picked: list[int]) -> list[int]:
+    """``picked`` and up to :data:`RICHER_ALONE` candidates (the highest weights first)
+    worth more alone than any of them."""
+    if not picked:
+        return picked
+    scored = weights(geo)
+    top = max(scored[i] for i in picked)
+    richer = sorted((i for i, w in enumerate(scored) if w > top),
+                    key=lambda i: (-scored[i], i))[:RICHER_ALONE]
+    return sorted(set(picked) | set(richer))
 
 
 class _SearchShare(Exception):
@@ -544,6 +565,7 @@ def _far_group(geo: Geometry, picked: list[int]) -> list[int]:
         return min((geo.dist[c] if geo.dist[c] > 0 else 2 for c in nbrs[x]
                     if not geo.static_block[c]), default=0)
 
+    scored = weights(geo)
     walls = {x: far(x) for i in picked for x in geo.candidates[i].boundary}
     top = max(walls.values(), default=0)
     cells = {x for x, d in walls.items() if d == top}
@@ -553,7 +575,7 @@ def _far_group(geo: Geometry, picked: list[int]) -> list[int]:
         i for i, cand in enumerate(geo.candidates)
         if cells & set(cand.boundary) and len(walls.keys() & set(cand.boundary))
         >= len(walls) - FAR_GROUP_SLACK
-        and weight(geo, cand)})
+        and scored[i]})
 
 
 def _cap(geo: Geometry, members: list[int], params: SolveParams, hint) -> int | None:

@@ -99,6 +99,7 @@ above; the large ones take no part in the per-cell and per-stone rows.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Iterable
 
 from ortools.sat.python import cp_model
@@ -151,6 +152,19 @@ def weight(geo: Geometry, cand: Candidate) -> int:
     return 0
 
 
+_weights: weakref.WeakKeyDictionary[Geometry, tuple[int, ...]] = weakref.WeakKeyDictionary()
+
+
+def weights(geo: Geometry) -> tuple[int, ...]:
+    """:func:`weight` of each of ``geo``'s candidates, in their order: computed once per
+    geometry (every relaxation, the clash sets and the restricted rounds' order ask)."""
+    found = _weights.get(geo)
+    if found is None:
+        found = tuple(weight(geo, cand) for cand in geo.candidates)
+        _weights[geo] = found
+    return found
+
+
 class Relaxation:
     """The relaxed closing of ``geo``'s horizon (see the module doc).
 
@@ -170,9 +184,9 @@ class Relaxation:
         self.weights: dict[int, int] = {}
         self.large: cp_model.IntVar | None = None
         """The count of closed candidates not listed (None when all are listed)."""
+        scored = weights(geo)
         for i in sorted(set(chosen) | (required or set())):
-            cand = geo.candidates[i]
-            w = weight(geo, cand)
+            w = scored[i]
             if w > 0 or i in (required or ()):
                 self.weights[i] = w
         self._build(None if required is None else sorted(required))
@@ -213,7 +227,7 @@ class Relaxation:
         for c in sorted(holders):
             if len(holders[c]) > 1:
                 m.add_at_most_one(holders[c])
-        cliques = wall_cliques(geo, lambda i: weight(geo, geo.candidates[i]), self.check)
+        cliques = wall_cliques(geo, weights(geo).__getitem__, self.check)
         for b in sorted(walls):
             sets = ([[i for i in clique if i in self.closed] for clique in cliques[b]]
                     if b in cliques else [[i] for i in walls[b]])

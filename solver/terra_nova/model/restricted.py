@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from solver.cpsat.constraints import clause, live, negate
 from solver.terra_nova.model.geometry import Candidate, Geometry
-from solver.terra_nova.model.relaxation import weight
+from solver.terra_nova.model.relaxation import weights
 from solver.terra_nova.model.turn_model import TurnModel
 
 
@@ -43,9 +43,10 @@ def choose(geo: Geometry, moments: int, first: Sequence[int] = ()) -> list[int]:
     ``geo.candidates``, ascending. (Most points per boundary cell first found better
     lines at 10 det. s on one thread, but fewer in the 30 s and 120 s runs under load:
     benchmarks/EXPERIMENTS.md, Terra Nova #68.)"""
+    scored = weights(geo)
+
     def order(i: int) -> tuple[int, int, int]:
-        cand = geo.candidates[i]
-        return (len(cand.boundary), -weight(geo, cand), i)
+        return (len(geo.candidates[i].boundary), -scored[i], i)
 
     kept = list(dict.fromkeys(first))
     used = sum(closing_moments(geo, geo.candidates[i]) for i in kept)
