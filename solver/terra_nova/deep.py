@@ -9,8 +9,9 @@ the candidate search goes to CP-SAT solves, each under the command's deadline:
    :data:`PAIR_CUT_TURNS` with the pair cuts of :mod:`~solver.terra_nova.model.paircuts`,
    which prove it still does);
 2. :func:`~solver.terra_nova.model.restricted.restricted_model` over the candidates
-   that (1)'s best solution closes (alone in the first round: small, quick to prove,
-   and its line reaches (1)'s bound when that solution is a legal line), later with
+   that (1)'s best solution closes (in the first round with only the few worth more
+   alone, :data:`RICHER_ALONE`: small, quick to prove, and its line reaches (1)'s bound
+   when that solution is a legal line), later with
    those of smallest boundaries, the others forbidden to close: its lines are legal lines
    with exact points (replayed by the engine as always), its bound covers the lines
    that close no excluded candidate;
