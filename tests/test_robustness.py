@@ -384,6 +384,25 @@ def test_progress_reports_points(monkeypatch):
     assert any(len(seen) > 1 for seen in bounds.values())
 
 
+def test_progress_times_count_from_the_command_start():
+    # "after N s" is the time since the command began: with the deep path's rounds it
+    # went back to 0 s with each round's solve (its own wall time), as did the single
+    # model's (it left out the model's build)
+    from solver.terra_nova import deep
+    from tests.test_tn_caps import sample
+    began = time.perf_counter() - 100  # as if the command had begun 100 s ago
+    single: list[str] = []
+    tn_solve._maximise(read_position(BEST_TURN), "best-turn", 1, SolveParams(workers=1),
+                       single.append, began)
+    rounds: list[str] = []
+    deep.maximise(sample(3)[0], 3, SolveParams(workers=1, seed=0).started(), rounds.append,
+                  began)
+    for notes in (single, rounds):
+        found = [text for text in notes if text.startswith("best found")]
+        assert found and all(float(text.rsplit("after ", 1)[1].rstrip("s")) >= 100
+                             for text in found)
+
+
 def test_min_turns_progress_reports_actions_and_bound():
     notes: list[str] = []
     small = parse_position(  # one turn gains 4 points, two reach 6 (1 s)

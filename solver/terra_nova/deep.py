@@ -397,8 +397,10 @@ def _restricted(geo: Geometry, keep: list[int], hint, params: SolveParams,
     shown = "unknown" if known is None else known
 
     def report(obj: float, best: float, wall: float) -> None:
+        # the time since the command began, as in every round (CP-SAT's ``wall`` is
+        # this solve's alone)
         note(progress, f"best found: {objective.leading(obj)} points "
-                       f"(bound {shown}) after {wall:.1f}s")
+                       f"(bound {shown}) after {time.perf_counter() - start:.1f}s")
 
     solver, result = solve(tm.model, run, progress=report if progress else None)
     if not result.feasible:

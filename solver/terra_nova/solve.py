@@ -137,7 +137,8 @@ def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
 
     def report(obj: float, best: float, wall: float) -> None:
         own, top = objective.leading(obj), min(cap, objective.leading(best))
-        note(progress, f"best found: {own} points (bound {top}) after {wall:.1f}s")
+        note(progress, f"best found: {own} points (bound {top}) after "
+                       f"{time.perf_counter() - start:.1f}s")
 
     note(progress, f"solving ({len(tm.candidates)} candidate regions)")
     solver, result = solve(tm.model, params.with_settings(**chosen), progress=report)
@@ -213,7 +214,8 @@ def _min_turns(position: Position, cap: int, target: int | None, params: SolvePa
 
         def report(obj: float, best: float, wall: float, horizon: int = horizon) -> None:
             note(progress, f"{horizon} turn(s) reach {target} points: best found "
-                            f"{obj:.0f} actions (bound {best:.0f}) after {wall:.1f}s")
+                            f"{obj:.0f} actions (bound {best:.0f}) after "
+                            f"{time.perf_counter() - start:.1f}s")
 
         solver, result = solve(tm.model, params.with_settings(**settings()), progress=report)
         if result.feasible:
