@@ -708,3 +708,16 @@ def test_no_line_holds_both_levels_of_a_pair_cut():
         if checked == 30:
             break
     assert checked == 30 and lines > 1000, (checked, lines)
+
+
+def test_no_line_in_time_still_reports_a_proven_bound():
+    # the engine's first line when no CP-SAT line came in time: with the relaxation's
+    # bound when it had one, else the most the player's areas can score (never null)
+    from solver.terra_nova.answers import first_line
+    position = read_position(POSITIONS / "midgame-2p.toml")
+    line = first_line(position, 3, PARAMS)
+    without = deep._first_only(position, line, time.perf_counter(), None)
+    assert not without.optimal and without.bound == max(most_points_ever(position),
+                                                        without.value)
+    assert deep._first_only(position, line, time.perf_counter(), 44).bound == max(
+        44, without.value)

@@ -295,6 +295,8 @@ def test_no_time_to_load_the_model_answers_the_engine_line(monkeypatch):
     answer = solve_puzzle(position, 1, SolveParams(time_limit=120, workers=2).started())
     assert not answer.optimal and answer.status.startswith("time limit")
     assert answer.wall_s < 60
+    # the bound the model knows without a solve (the cells' cap on own points)
+    assert answer.bound is not None and answer.bound >= answer.value
 
 
 def test_min_turns_stopped_by_the_limit_tries_no_longer_horizon(monkeypatch):

@@ -69,7 +69,7 @@ from solver.terra_nova.answers import (
     time_up,
 )
 from solver.terra_nova.model.caps import cap_model
-from solver.terra_nova.model.geometry import Geometry
+from solver.terra_nova.model.geometry import Geometry, most_points_ever
 from solver.terra_nova.model.paircuts import PairCuts, find_pair_cuts
 from solver.terra_nova.model.relaxation import Relaxation, weights
 from solver.terra_nova.model.restricted import choose, restricted_model
@@ -608,8 +608,9 @@ def _cap(geo: Geometry, members: list[int], params: SolveParams, hint) -> int | 
 
 def _first_only(position: Position, first, start: float, bound: int | None,
                 build: float | None = None) -> Answer:
-    """No CP-SAT line in time: the engine's first legal line, with the relaxed bound."""
+    """No CP-SAT line in time: the engine's first legal line, with the relaxed bound (or,
+    without one, :func:`~solver.terra_nova.model.geometry.most_points_ever`)."""
     build = time.perf_counter() - start if build is None else build
     answer = time_up(position, "max-points", first, start, build)
-    answer.bound = None if bound is None else max(bound, answer.value)
+    answer.bound = max(most_points_ever(position) if bound is None else bound, answer.value)
     return answer
