@@ -1,4 +1,5 @@
-"""README samples: the cheap, deterministic ``$ boardsat …`` outputs are what the commands print.
+"""README commands: the cheap, deterministic ``$ boardsat …`` samples are what the commands
+print, and every command shown parses (subcommand, options, files to read, make targets).
 
 A sample is compared line by line (trailing spaces aside) at the README's 80
 columns: a ``...`` line stands for lines left out; in lines that report times
@@ -10,6 +11,7 @@ from __future__ import annotations
 import re
 import shlex
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -101,3 +103,64 @@ def test_the_comparison_catches_a_stale_sample():
     assert not _matches(["head", "...", "b", "a", "...", "tail"], printed)  # order
     assert not _matches(["head", "...", "c"], printed)  # the end left out
     assert not _matches(["head", "...", "a", "c", "...", "tail"], printed)  # a gap not shown
+
+
+def readme_commands() -> list[str]:
+    """Every command the README's code blocks show (``$`` or not, continued lines
+    joined, trailing ``#`` comments dropped)."""
+    text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    commands = []
+    for block in re.findall(r"```[a-z]*\n(.*?)```", text, re.S):
+        lines = iter(block.splitlines())
+        for line in lines:
+            line = line.removeprefix("$ ")
+            if not re.match(r"(boardsat|make|\.venv/bin/python) ", line):
+                continue
+            while line.rstrip().endswith("\\"):
+                line = line.rstrip()[:-1] + " " + next(lines).strip()
+            commands.append(line.split("  #")[0].strip())
+    return commands
+
+
+OUTPUTS = ("--out", "--save", "--plot", "--readme")
+"""Options whose value is a file the command writes."""
+HYPOTHETICAL = ("boardsat show broken.toml",)
+"""Shown with a file the reader is asked to imagine (the bad-input section)."""
+
+
+def _arguments(command: str) -> list[str]:
+    """The command's arguments after ``boardsat``, globs expanded in the checkout as a
+    shell would (a pattern that matches nothing stays as it is)."""
+    out = []
+    for word in shlex.split(command)[1:]:
+        found = sorted(REPO_ROOT.glob(word)) if "*" in word else []
+        out.extend([str(p.relative_to(REPO_ROOT)) for p in found] or [word])
+    return out
+
+
+def test_every_readme_command_parses(monkeypatch):
+    # every `boardsat` command shown names a real subcommand and options, and the
+    # files it reads exist (parsed by click as the console script would, not run);
+    # every `make` target and benchmark script shown exists
+    monkeypatch.chdir(REPO_ROOT)
+    commands = readme_commands()
+    assert len(commands) > 30
+    targets = set(re.findall(r"^([a-z-]+):", (REPO_ROOT / "Makefile").read_text(), re.M))
+    for command in commands:
+        if command in HYPOTHETICAL:
+            continue
+        if command.startswith("make "):
+            assert command.split()[1] in targets, command
+        elif command.startswith(".venv/bin/python "):
+            assert (REPO_ROOT / command.split()[1]).is_file(), command
+        else:
+            args = _arguments(command)
+            read = [word for before, word in zip(["", *args], args, strict=False)
+                    if word.startswith("positions/") and before not in OUTPUTS]
+            assert all((REPO_ROOT / word).exists() for word in read), command
+            with main.make_context("boardsat", list(args)) as ctx:
+                name, sub, rest = main.resolve_command(ctx, args)
+                try:
+                    sub.make_context(name, rest, parent=ctx).close()
+                except click.UsageError as error:
+                    pytest.fail(f"README: `{command}`: {error.format_message()}")
