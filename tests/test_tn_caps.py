@@ -188,3 +188,25 @@ def test_progress_tells_of_each_cap(monkeypatch):
     assert capped and told and len(told) <= len(capped)
     assert all(any(f"capping the {len(members)} " in text for members in capped)
                for text in told)
+
+
+@pytest.mark.parametrize(("cap", "solves"), [(15, 2), (17, 1)])
+def test_rest_relaxation_solves_again_under_a_cap_below_the_line(monkeypatch, cap, solves):
+    # with a floor (the round's line, 16 here) a cap at most the floor sends the rest
+    # relaxation to be solved again, though it removes less than CAP_RESOLVE_PART of its
+    # bound: those closings alone cannot beat the line; a cap above the floor does not
+    answers = iter([(20, [0], True), (12, [1], True)])
+    calls = []
+
+    def relax_once(*args):
+        calls.append(args)
+        return next(answers)
+
+    monkeypatch.setattr(deep, "_relax_once", relax_once)
+    monkeypatch.setattr(deep, "_cap", lambda geo, members, params, hint: cap)
+    geo = Geometry(sample(3)[0], 3)
+    assert 20 - cap < deep.CAP_RESOLVE_PART * 20
+    bound, picked = deep._relaxed_bound(geo, SolveParams(workers=1), None,
+                                        require_one_of=[0, 1], caps=deep.Caps(), floor=16)
+    assert len(calls) == solves
+    assert (bound, picked) == ((12, [1]) if solves == 2 else (20, [0]))

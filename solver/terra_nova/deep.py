@@ -40,7 +40,9 @@ set alone bounds the points any line gains from it; a cap below what the relaxat
 counted for the set becomes a row of every later relaxation
 (:meth:`~solver.terra_nova.model.relaxation.Relaxation.add_cap`), and when it removes at
 least :data:`CAP_RESOLVE_PART` of those points the relaxation is solved again (its
-closings were far from any line), else the rounds go on with the closings found. A cap
+closings were far from any line), as it is when (3)'s cap is at most the round's line
+(those closings alone cannot beat it, and solving (3) again costs less than a round over
+them), else the rounds go on with the closings found. A cap
 of 0 is followed by one over the variants walled by the same far stone
 (:func:`_far_group`). The first relaxation's caps keep :data:`CAP_KEEP` of the time for
 the rounds.
@@ -463,7 +465,11 @@ def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
     With ``caps``: a proven optimum whose closings were not tried yet gets a cap
     (:func:`_cap`, its solve hinted with the line ``hint``; module doc), kept when below
     the optimum, and the relaxation is solved again (each solve within ``seconds``)
-    when the cap removes at least :data:`CAP_RESOLVE_PART` of it; not once the bound
+    when the cap removes at least :data:`CAP_RESOLVE_PART` of it or, with a ``floor``, is
+    at most the floor (late-2p at 3 turns: its rest relaxations' optima each close a set
+    capped below the 51-point line, and a round over each took 10-14 s where solving
+    again took 3-5 s: bound 62 -> 60 at 60 s, benchmarks/EXPERIMENTS.md, Terra Nova
+    #214); not once the bound
     is at most ``floor`` (a line's points: below it proves what it is asked; at it the
     next lazy round settles the tie-breaks, and played seed 1's caps there only cost
     time: 2.8 det. s that found a line of 39 = its points), nor with less
@@ -499,7 +505,7 @@ def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
             most = _cap(geo, group, params, hint)
             if most is not None:
                 caps.rows.append((tuple(group), most))
-        if bound - cap < CAP_RESOLVE_PART * bound:
+        if bound - cap < CAP_RESOLVE_PART * bound and (floor is None or cap > floor):
             return best, picked
         if out_of_time():
             return best, []  # far from any line, and no time to look again: no picks
