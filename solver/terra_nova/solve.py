@@ -147,15 +147,12 @@ def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
             return _forced_pass(position, kind, horizon, start, build, result)
         if result.interrupted:
             raise KeyboardInterrupt
-        answer = time_up(position, kind, first, start, build)
-        # no line, but a bound: the cells' cap, or CP-SAT's if it proved a lower one
-        found = cap if result.bound is None else min(cap, objective.leading(result.bound))
-        answer.bound = max(answer.value, found)
-        return answer
-    answer = model_answer(position, kind, tm, solver, result, start, build)
-    if result.bound is not None:
-        answer.bound = (answer.value if answer.optimal
-                        else max(answer.value, min(cap, objective.leading(result.bound))))
+        answer = time_up(position, kind, first, start, build)  # no line, still a bound
+    else:
+        answer = model_answer(position, kind, tm, solver, result, start, build)
+    # the cells' cap, or CP-SAT's bound when it proved a lower one
+    found = cap if result.bound is None else min(cap, objective.leading(result.bound))
+    answer.bound = answer.value if answer.optimal else max(answer.value, found)
     return answer
 
 
