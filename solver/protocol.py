@@ -107,6 +107,17 @@ class Game(Protocol):
     """What a benchmark horizon counts: ``"turns"`` or ``"draws"``."""
     plot_colours: Mapping[str, str]
     """Puzzle kind → matplotlib colour of the benchmark plot."""
+    demo: str
+    """A small generated puzzle (its first line names its candidate seed), relative to
+    the positions folder (:data:`solver.paths.POSITIONS_DIR`): what examples and the
+    conformance test use."""
+
+    # ---- position files
+    def read_position(self, path: Path) -> Any:
+        """The position in ``path`` (InputError naming the file and place when bad)."""
+
+    def write_position(self, position: Any) -> str:
+        """The canonical file text of ``position``; reading it gives ``position`` back."""
 
     # ---- commands (the CLI); each prints on ``screen`` and returns the exit status
     def show(self, path: Path, screen: Screen) -> int:

@@ -35,6 +35,16 @@ class RiftValley:
     }
     horizon_unit = "draws"
     plot_colours = {"max-score": "tab:green"}
+    demo = "rift-valley/puzzles/generated/rv-max-score-s1-c00054.toml"
+
+    # ---- position files
+    def read_position(self, path: Path) -> Any:
+        from solver.rift_valley.fileformat import read_position
+        return read_position(path)
+
+    def write_position(self, position: Any) -> str:
+        from solver.rift_valley.fileformat import write_position
+        return write_position(position)
 
     # ---- commands
     def show(self, path: Path, screen: Screen) -> int:

@@ -31,6 +31,16 @@ class TerraNova:
     }
     horizon_unit = "turns"
     plot_colours = {"best-turn": "tab:blue", "closing": "tab:purple"}
+    demo = "terra-nova/puzzles/generated/tn-best-turn-s1-c00055.toml"
+
+    # ---- position files
+    def read_position(self, path: Path) -> Any:
+        from solver.terra_nova.fileformat import read_position
+        return read_position(path)
+
+    def write_position(self, position: Any) -> str:
+        from solver.terra_nova.fileformat import write_position
+        return write_position(position)
 
     # ---- commands
     def show(self, path: Path, screen: Screen) -> int:

@@ -32,6 +32,16 @@ class TerraNovaKosmos:
     }
     horizon_unit = "turns"
     plot_colours = {"last-round": "tab:orange", "best-round": "tab:olive"}
+    demo = "terra-nova-kosmos/puzzles/generated/tnk-best-round-s0-c00019.toml"
+
+    # ---- position files
+    def read_position(self, path: Path) -> Any:
+        from solver.terra_nova_kosmos.fileformat import read_position
+        return read_position(path)
+
+    def write_position(self, position: Any) -> str:
+        from solver.terra_nova_kosmos.fileformat import write_position
+        return write_position(position)
 
     # ---- commands
     def show(self, path: Path, screen: Screen) -> int:
