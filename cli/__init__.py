@@ -1,5 +1,6 @@
 """The ``boardsat`` command line: a thin click layer over :mod:`solver`."""
 
+import signal
 import time
 
 STARTED: float | None = None
@@ -12,5 +13,13 @@ def run() -> None:
     """The ``boardsat`` console script: note the start, then import and run the commands."""
     global STARTED
     STARTED = time.monotonic()
+    # Ctrl-C before a command's own handling begins (imports, parsing the options) or
+    # after it ends: nothing is kept, exit 130 quietly (click would say "Aborted!", 1)
+    signal.signal(signal.SIGINT, _quit)
     from cli.main import main
     main()
+
+
+def _quit(signum: int, frame: object) -> None:
+    """SIGINT outside a command: exit status 130 (128 + SIGINT), no traceback."""
+    raise SystemExit(128 + signal.SIGINT)

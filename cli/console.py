@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.status import Status
 
+from solver.cpsat import interrupt
 from solver.errors import (
     EXIT_DISAGREE,
     EXIT_INTERRUPTED,
@@ -70,13 +71,16 @@ def user_errors(func: F) -> F:
     InputError → 2 (its ``status``: a WrongSolution 1), EngineDisagreement → 1,
     NoAnswer → 3, Ctrl-C → 130. A
     command called with ``as_json=True`` also prints the error as its JSON object.
+    The command runs inside :func:`solver.cpsat.interrupt.command` (Ctrl-C requests a
+    stop that every solve path checks).
     """
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         as_json = bool(kwargs.get("as_json"))
         try:
-            return func(*args, **kwargs)
+            with interrupt.command():
+                return func(*args, **kwargs)
         except InputError as exc:
             _fail(exc.status, "error", str(exc), as_json, exc.message, exc.path, exc.line)
         except EngineDisagreement as exc:

@@ -179,12 +179,14 @@ def solve(file: Path, turns: int | None, draws: int | None, time_limit: float | 
     --time-limit); 3 no answer found within --time-limit (a min-turns
     target not reached); 130 interrupted (Ctrl-C) before any answer was found.
     """
-    from solver.cpsat import SolveParams
+    from solver.cpsat import SolveParams, interrupt
     params = SolveParams(time_limit=time_limit, workers=workers, seed=seed).started(cli.STARTED)
     game = game_of(file)
     options = {"turns": turns, "draws": draws, "stops_block_all_colours": stops_block_all_colours}
     check_options(game, "solve", _present(options), file)
-    _exit(game.solve(file, _accepted(game, "solve", options), params, as_json, SCREEN))
+    with interrupt.polled():  # the first Ctrl-C keeps the best answer so far
+        status = game.solve(file, _accepted(game, "solve", options), params, as_json, SCREEN)
+    _exit(status)
 
 
 @main.command(context_settings=CONTEXT)

@@ -56,13 +56,19 @@ def test_ctrl_c_inside_a_run_stops_the_solve_and_ends_the_run():
     assert time.monotonic() - start < 5
 
 
-def test_ctrl_c_outside_a_run_only_stops_the_solve():
+def hard_model() -> cp_model.CpModel:
+    """A model CP-SAT does not prove within seconds on one worker."""
     model = cp_model.CpModel()
     n = 60
     xs = [model.new_int_var(0, n - 1, f"x{i}") for i in range(n)]
     for shift in (0, 1, -1):
         model.add_all_different([x + shift * i for i, x in enumerate(xs)])
     model.maximize(sum(x * ((i * 7919) % 13) for i, x in enumerate(xs)))
+    return model
+
+
+def test_ctrl_c_outside_a_run_only_stops_the_solve():
+    model = hard_model()
     presser = _ctrl_c_once_solving()
     _, result = solve(model, SolveParams(workers=1))  # no exception: the best answer is kept
     presser.join()

@@ -1,4 +1,6 @@
-"""The one CP-SAT solve harness every game's model goes through.
+"""The one CP-SAT solve harness every game's model goes through, and the one way a
+command stops: Ctrl-C (:mod:`solver.cpsat.interrupt`) and its time limit
+(:class:`Deadline`), both checked by :meth:`SolveParams.check`.
 
 :class:`SolveParams` and the other names of :mod:`solver.cpsat.params` load at
 once; ``solve``, ``enumerate_projections`` and ``SolveResult`` load the harness,
@@ -12,7 +14,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from solver.cpsat.deadline import Deadline
+from solver.cpsat.deadline import Deadline, OutOfTime, StopReason
+from solver.cpsat.interrupt import Interrupted
 from solver.cpsat.params import (
     SEED_MAX,
     SEED_MIN,
@@ -38,9 +41,12 @@ __all__ = [
     "SEED_MAX",
     "SEED_MIN",
     "Deadline",
+    "Interrupted",
+    "OutOfTime",
     "SolveParams",
     "SolveResult",
     "Stop",
+    "StopReason",
     "ctrl_c_ends_run",
     "default_workers",
     "enumerate_projections",

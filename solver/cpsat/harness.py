@@ -11,7 +11,6 @@ in :class:`SolveParams` caps the solve at what is left of the command's time lim
 
 from __future__ import annotations
 
-import signal
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -21,6 +20,8 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
+from solver.cpsat import interrupt
+from solver.cpsat.interrupt import Interrupted
 from solver.cpsat.params import SolveParams, ctrl_c_ending_run
 from solver.errors import NoAnswer
 
@@ -109,7 +110,7 @@ def _configure(solver: cp_model.CpSolver, params: SolveParams,
     p.num_workers = params.workers
     p.random_seed = params.seed
     p.log_search_progress = params.log
-    p.catch_sigint_signal = False  # Ctrl-C is handled by _stop_on_sigint
+    p.catch_sigint_signal = False  # Ctrl-C is handled by solver.cpsat.interrupt
     limits = [params.time_limit] if params.time_limit is not None else []
     left = search_seconds_left(params, model)
     if left is not None:
@@ -119,23 +120,14 @@ def _configure(solver: cp_model.CpSolver, params: SolveParams,
 
 
 @contextmanager
-def _stop_on_sigint(solver: cp_model.CpSolver, flag: list[bool]) -> Iterator[None]:
-    """While solving, Ctrl-C asks CP-SAT to stop and keep its best solution."""
-    if threading.current_thread() is not threading.main_thread():
+def _stop_on_ctrl_c(solver: cp_model.CpSolver, params: SolveParams) -> Iterator[None]:
+    """While solving, Ctrl-C asks CP-SAT to stop and keep its best solution (any thread;
+    :mod:`solver.cpsat.interrupt`); inside :func:`ctrl_c_ends_run` it then raises
+    :class:`Interrupted`."""
+    with interrupt.polled(), interrupt.stopping(solver.stop_search):
         yield
-        return
-
-    def handler(signum: int, frame: Any) -> None:
-        flag[0] = True
-        solver.stop_search()
-
-    previous = signal.signal(signal.SIGINT, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if flag[0] and ctrl_c_ending_run():
-        raise KeyboardInterrupt
+    if params.interrupted() and ctrl_c_ending_run():
+        raise Interrupted()
 
 
 def _run(solver: cp_model.CpSolver, model: cp_model.CpModel,
@@ -144,7 +136,7 @@ def _run(solver: cp_model.CpSolver, model: cp_model.CpModel,
 
     CP-SAT's own catching of Ctrl-C is off (:func:`_configure`): in the main
     thread the solve runs in a helper thread while this thread waits in short
-    steps, so the handler of :func:`_stop_on_sigint` runs at once (it stops the
+    steps, so the handler of :mod:`solver.cpsat.interrupt` runs at once (it stops the
     search, keeping the best solution, and records the interruption).
     """
     if threading.current_thread() is not threading.main_thread():
@@ -157,7 +149,7 @@ def _run(solver: cp_model.CpSolver, model: cp_model.CpModel,
         except BaseException as exc:  # handed to the waiting thread
             outcome["error"] = exc
 
-    helper = threading.Thread(target=work, name="cp-sat solve")
+    helper = threading.Thread(target=work, name="cp-sat solve", daemon=True)
     helper.start()
     while helper.is_alive():
         helper.join(0.1)
@@ -239,18 +231,24 @@ def solve(
     overrun the deadline just loading the model): the result is ``unknown``, without a
     solution, as if the time limit had stopped the search. So is the result when
     ``stop`` was stopped before the solve; stopped during it, the solve ends as if
-    its time had run out.
+    its time had run out. Once Ctrl-C came (since ``params`` :meth:`~SolveParams.started`;
+    without that, since this call) no solve starts: the result is ``unknown`` and
+    ``interrupted``; Ctrl-C during the solve stops it with its best solution
+    (``interrupted``).
     """
+    if params.deadline is None:
+        params = params.started()
     solver = cp_model.CpSolver()
+    if params.interrupted():
+        return solver, SolveResult("unknown", None, None, 0.0, dict(_UNSOLVED), interrupted=True)
     if _no_time(params, model) or (stop is not None and not stop.admit(solver)):
         return solver, SolveResult("unknown", None, None, 0.0, dict(_UNSOLVED))
     _configure(solver, params, model)
-    interrupted = [False]
     callback = _Progress(progress) if progress else None
     if callback is not None:
         solver.best_bound_callback = callback.on_bound
     start = time.perf_counter()
-    with _stop_on_sigint(solver, interrupted):
+    with _stop_on_ctrl_c(solver, params):
         code = _run(solver, model, callback)
     wall = time.perf_counter() - start
     status = _STATUS.get(code, "unknown")
@@ -262,7 +260,7 @@ def solve(
         bound=solver.best_objective_bound if has_objective and feasible else None,
         wall_s=wall,
         stats=_stats(solver),
-        interrupted=interrupted[0],
+        interrupted=params.interrupted(),
     )
     return solver, result
 
@@ -279,7 +277,8 @@ def enumerate_projections(
     requires) and projects every solution onto ``variables``; auxiliary variables
     that multiply solutions are deduplicated away. The model must have no objective.
     ``progress(distinct so far)`` is called on each new tuple. Raises NoAnswer when
-    the time limit stops the enumeration, KeyboardInterrupt when Ctrl-C does.
+    the time limit stops the enumeration, :class:`Interrupted` when Ctrl-C does (or
+    came before it).
     """
     if model.has_objective():
         raise ValueError("enumeration needs a model without objective")
@@ -295,15 +294,17 @@ def enumerate_projections(
             if progress and len(self.seen) > before:
                 progress(len(self.seen))
 
+    if params.deadline is None:
+        params = params.started()
+    params.check()
     solver = cp_model.CpSolver()
     _configure(solver, replace(params, workers=1), model)
     solver.parameters.enumerate_all_solutions = True
     collector = Collector()
-    interrupted = [False]
-    with _stop_on_sigint(solver, interrupted):
+    with _stop_on_ctrl_c(solver, params):
         code = _run(solver, model, collector)
-    if interrupted[0]:
-        raise KeyboardInterrupt
+    if params.interrupted():
+        raise Interrupted()
     if code != cp_model.OPTIMAL and code != cp_model.INFEASIBLE:
         raise NoAnswer(f"the enumeration did not finish within the time limit "
                        f"({len(collector.seen)} found so far; {_STATUS.get(code, code)})")

@@ -15,7 +15,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from solver.cpsat.deadline import Deadline
+from solver.cpsat import interrupt
+from solver.cpsat.deadline import Deadline, StopReason
 
 SEED_MIN, SEED_MAX = -(2**31), 2**31 - 1
 """CP-SAT's ``random_seed`` is a 32-bit signed integer."""
@@ -51,9 +52,27 @@ class SolveParams:
             self.time_limit, since))
 
     def check(self) -> None:
-        """NoAnswer once the command's deadline has passed (call it in long loops)."""
+        """Raise :class:`~solver.cpsat.interrupt.Interrupted` once Ctrl-C came, else
+        :class:`~solver.cpsat.deadline.OutOfTime` (a NoAnswer) once the command's time
+        limit has passed. Every solve path calls it in its long loops and between solves;
+        without :meth:`started` only Ctrl-C (since the command began) counts."""
         if self.deadline is not None:
             self.deadline.check()
+        else:
+            interrupt.check()
+
+    def interrupted(self) -> bool:
+        """True once Ctrl-C came (after :meth:`started`; without it, since the command
+        began)."""
+        return self.deadline.interrupted() if self.deadline is not None else \
+            interrupt.requested()
+
+    def stopped_by(self) -> StopReason | None:
+        """Why the command must stop now (Ctrl-C, else the time limit), None while it may
+        go on: what a path that ends early says about its answer."""
+        if self.deadline is not None:
+            return self.deadline.stopped_by()
+        return StopReason.INTERRUPTED if interrupt.requested() else None
 
     def with_time_limit(self, seconds: float | None) -> SolveParams:
         """A copy with another time limit."""

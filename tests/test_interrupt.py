@@ -1,0 +1,89 @@
+"""The floor's Ctrl-C and deadline: one flag every path checks, one check that raises
+(in-process and fast)."""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+
+import pytest
+
+from solver.cpsat import (
+    Deadline,
+    Interrupted,
+    OutOfTime,
+    SolveParams,
+    StopReason,
+    interrupt,
+    solve,
+)
+from solver.errors import NoAnswer
+from tests.test_executor import hard_model
+
+
+@pytest.fixture(autouse=True)
+def one_command():
+    """Each test is one command: earlier Ctrl-Cs are spent, later tests see none."""
+    with interrupt.command():
+        yield
+
+
+def test_check_raises_interrupted_after_a_stop_request_and_out_of_time_after_the_limit():
+    params = SolveParams(time_limit=60).started()
+    params.check()
+    interrupt.request()
+    with pytest.raises(Interrupted):
+        params.check()
+    with pytest.raises(KeyboardInterrupt):  # what the CLI turns into exit 130
+        interrupt.check()
+    assert params.stopped_by() is StopReason.INTERRUPTED
+    later = SolveParams(time_limit=0.0).started()  # a deadline begun after the Ctrl-C
+    assert not later.interrupted()
+    with pytest.raises(OutOfTime) as caught:
+        later.check()
+    assert isinstance(caught.value, NoAnswer)
+    assert later.stopped_by() is StopReason.TIME_LIMIT
+    assert Deadline(None).stopped_by() is None
+
+
+def test_the_harness_starts_no_solve_once_interrupted():
+    params = SolveParams(workers=1).started()
+    interrupt.request()
+    start = time.monotonic()
+    _, result = solve(hard_model(), params)
+    assert result.interrupted and result.status == "unknown"
+    assert time.monotonic() - start < 0.5
+
+
+def test_a_stop_request_from_another_thread_stops_a_running_solve():
+    params = SolveParams(workers=1).started()
+    timer = threading.Timer(0.5, interrupt.request)
+    timer.start()
+    start = time.monotonic()
+    _, result = solve(hard_model(), params)
+    timer.join()
+    assert result.interrupted and not result.optimal
+    assert time.monotonic() - start < 3
+
+
+def test_sigint_inside_polled_only_requests_and_a_second_one_raises():
+    with interrupt.polled():
+        signal.raise_signal(signal.SIGINT)  # the first Ctrl-C: no exception
+        assert interrupt.requested()
+        with pytest.raises(Interrupted):
+            signal.raise_signal(signal.SIGINT)  # the second: at once
+
+
+def test_sigint_outside_polled_raises_at_once_under_a_command():
+    with pytest.raises(Interrupted):
+        signal.raise_signal(signal.SIGINT)
+    assert interrupt.requested()
+
+
+def test_stopping_callbacks_run_on_request_while_registered():
+    calls = []
+    with interrupt.stopping(lambda: calls.append(1)):
+        interrupt.request()
+    interrupt.request()
+    assert calls == [1]
