@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test sweep fuzz lint bench bench-depth clean
+.PHONY: run test sweep fuzz lint bench bench-quick bench-depth bench-budgets bench-full bench-docs clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -34,11 +34,29 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/boardsat bench --suite quick
 
-# Terra Nova depth scaling (1-4 turns, full boards): rewrites the README's table,
-# benchmarks/results/depth.json and depth.png.
+# Re-measure one suite and rewrite what it shows: its saved run and plot in
+# benchmarks/results/, its tables in docs/performance.md, and the README's overview of
+# where CP-SAT wins and loses (take the figures on an otherwise idle machine).
+RESULTS := benchmarks/results
+DOCS := --readme docs/performance.md --readme README.md
+bench-quick: $(STAMP)
+	$(BIN)/boardsat bench --suite quick --workers 2 --save $(RESULTS)/latest.json \
+	    --plot $(RESULTS)/latest.png $(DOCS)
 bench-depth: $(STAMP)
-	$(BIN)/boardsat bench --suite depth --workers 2 --save benchmarks/results/depth.json \
-	    --plot benchmarks/results/depth.png --readme README.md
+	$(BIN)/boardsat bench --suite depth --workers 2 --save $(RESULTS)/depth.json \
+	    --plot $(RESULTS)/depth.png $(DOCS)
+bench-budgets: $(STAMP)
+	$(BIN)/boardsat bench --suite budgets --workers 2 --time-limit 15 --cap 10 \
+	    --save $(RESULTS)/budgets.json --plot $(RESULTS)/budgets.png $(DOCS)
+bench-full: $(STAMP)
+	$(BIN)/boardsat bench --suite full --workers 1 --time-limit 20 --cap 10 \
+	    --save $(RESULTS)/full.json --plot $(RESULTS)/full.png $(DOCS)
+
+# Redraw every table and plot from the saved runs; nothing is measured again.
+bench-docs: $(STAMP)
+	for run in latest depth budgets full; do \
+	    $(BIN)/boardsat bench --from $(RESULTS)/$$run.json --plot $(RESULTS)/$$run.png \
+	        $(DOCS) > /dev/null || exit 1; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -11,6 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from cli.cluster import note_ran_on
 from cli.console import err, out, print_json
+from solver.bench.overview import fill_overview
 from solver.bench.plot import plot_horizons, plot_records
 from solver.bench.runner import (
     Record,
@@ -27,6 +28,7 @@ from solver.bench.table import (
     fill_readme,
     markdown_cases,
     markdown_summary,
+    measured_text,
     summary_table,
 )
 from solver.cpsat import SolveParams
@@ -37,10 +39,11 @@ from solver.tomlfile import atomic_write_text, read_text
 
 def run(suite_name: str, suite_path: Path | None, as_json: bool, plot: Path | None,
         save: Path | None, workers: int, time_limit: float | None, cap: float | None,
-        seed: int, scheduler: str | None = None, readme: Path | None = None) -> None:
+        seed: int, scheduler: str | None = None, readme: tuple[Path, ...] = ()) -> None:
     """Run the suite, then print the table (or the JSON) and write the plot/JSON files
     and (``readme``) the medians and the cases as Markdown between the suite's markers in
-    that file (:func:`solver.bench.table.fill_readme`).
+    those files (:func:`solver.bench.table.fill_readme`), refilling any cross-suite
+    overview there (:func:`solver.bench.overview.fill_overview`).
 
     Cases run one after another here, or side by side on the Dask cluster of
     ``scheduler`` (the files are written here either way). When a proven CP-SAT
@@ -48,8 +51,8 @@ def run(suite_name: str, suite_path: Path | None, as_json: bool, plot: Path | No
     and written, then one line on standard error names the cases, exit status 1.
     """
     suite = load_suite(suite_path or suite_file(suite_name))
-    if readme is not None:  # missing markers fail now, not after the run
-        fill_readme(read_text(readme), suite.name, "", "", str(readme))
+    for doc in readme:  # missing markers fail now, not after the run
+        fill_readme(read_text(doc), suite.name, "", "", str(doc))
     params = SolveParams(time_limit=suite.time_limit if time_limit is None else time_limit,
                          workers=workers, seed=seed)
     with connect(scheduler) as executor, \
@@ -79,14 +82,14 @@ def run(suite_name: str, suite_path: Path | None, as_json: bool, plot: Path | No
 
 
 def rerender(saved: Path, as_json: bool, plot: Path | None, save: Path | None,
-             readme: Path | None) -> None:
+             readme: tuple[Path, ...]) -> None:
     """Print, plot and write a saved run (``--save``/``--json`` output) as if it had just
-    run: the same tables, plot, JSON and README block, the medians recomputed."""
+    run: the same tables, plot, JSON and Markdown blocks, the medians recomputed."""
     result, records = load_report(saved)
     result["summary"] = summary(records)
     result["plot"] = _plot_kind(result)
-    if readme is not None:
-        fill_readme(read_text(readme), result["suite"], "", "", str(readme))
+    for doc in readme:
+        fill_readme(read_text(doc), result["suite"], "", "", str(doc))
     publish(result, records, result["plot"], as_json, plot, save, readme)
 
 
@@ -99,8 +102,8 @@ def _plot_kind(result: dict) -> str:
 
 
 def publish(result: dict, records: list[Record], plot_kind: str, as_json: bool,
-            plot: Path | None, save: Path | None, readme: Path | None) -> None:
-    """Write the JSON, plot and README block of a run, print its tables (or the JSON);
+            plot: Path | None, save: Path | None, readme: tuple[Path, ...]) -> None:
+    """Write the JSON, plot and Markdown blocks of a run, print its tables (or the JSON);
     exit 1 after all that when a proven CP-SAT optimum differs from the exhaustive one."""
     name = result["suite"]
     if save is not None:
@@ -109,10 +112,11 @@ def publish(result: dict, records: list[Record], plot_kind: str, as_json: bool,
     if plot is not None:
         draw = plot_horizons if plot_kind == "horizons" else plot_records
         draw(records, plot, title=f"boardsat bench --suite {name}")
-    if readme is not None:
-        atomic_write_text(readme, fill_readme(read_text(readme), name,
-                                              markdown_summary(result["summary"]),
-                                              markdown_cases(records), str(readme)))
+    caption = measured_text(result, records)
+    for doc in readme:
+        text = fill_readme(read_text(doc), name, caption + markdown_summary(result["summary"]),
+                           caption + markdown_cases(records), str(doc))
+        atomic_write_text(doc, fill_overview(text, str(doc)))
     if as_json:
         print_json(result)
     else:
@@ -122,8 +126,8 @@ def publish(result: dict, records: list[Record], plot_kind: str, as_json: bool,
             out.print(f"plot written to {escape(str(plot))}")
         if save is not None:
             out.print(f"JSON written to {escape(str(save))}")
-        if readme is not None:
-            out.print(f"table written to {escape(str(readme))}")
+        for doc in readme:
+            out.print(f"tables written to {escape(str(doc))}")
     wrong = disagreements(records)
     if wrong:
         err.print(f"[bold red]engine disagrees with the solver:[/] "

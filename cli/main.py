@@ -239,7 +239,7 @@ def _exit(status: int) -> None:
               help="Closing puzzles: turns (2 or 3; default 2); min-turns: turns the "
                    "answer takes (2).")
 @click.option("--difficulty", type=click.Choice(["easy", "medium", "hard"]), default=None,
-              help="Keep only puzzles of this grade (README: how grades are defined).")
+              help="Keep only puzzles of this grade (docs/commands.md: how grades are defined).")
 @click.option("--workers", type=click.IntRange(1, default_workers(), clamp=True),
               default=default_workers, show_default="machine cores",
               help=f"Parallel candidate processes (each solves with one CP-SAT worker); "
@@ -257,7 +257,7 @@ def generate(game: str, count: int, seed: int, out_dir: Path, kind: str | None,
     Candidates come from realistic play (engine playouts with a greedy player);
     a puzzle is kept only when CP-SAT proves its optimum unique, and its file
     carries [solution] verified by the reference engine. --workers runs
-    candidates in parallel processes, --scheduler on a Dask cluster (README:
+    candidates in parallel processes, --scheduler on a Dask cluster (docs/commands.md:
     Running on a cluster); the same seed gives the same files either way.
     --time-limit ends the run like Ctrl-C: the files written are the first ones
     the same run without a limit writes.
@@ -291,9 +291,12 @@ RUN_OPTIONS = {"suite_name": "--suite", "suite_file": "--suite-file", "workers":
 @click.option("--plot", type=FILE, default=None, help="Write a PNG plot here.")
 @click.option("--save", type=FILE, default=None, help="Also write the JSON to this file.")
 @click.option("--readme", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              default=None, help="Put the medians as a Markdown table between the "
-              "suite's markers in this file (<!-- bench:SUITE --> ... <!-- /bench:SUITE -->), "
-              "and one row per case between <!-- bench-cases:SUITE --> markers if there.")
+              multiple=True, metavar="FILE", help="Markdown file to update (repeatable): "
+              "the medians go between the suite's markers (<!-- bench:SUITE --> ... "
+              "<!-- /bench:SUITE -->), one row per case between <!-- bench-cases:SUITE --> "
+              "markers, each with when and on what it was measured; a <!-- bench-overview "
+              "--> block (where CP-SAT wins and loses, across saved runs) is refilled and "
+              "its plot redrawn.")
 @_workers_option()
 @click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=None,
               help="CP-SAT seconds per case (default: the suite's).")
@@ -304,14 +307,14 @@ RUN_OPTIONS = {"suite_name": "--suite", "suite_file": "--suite-file", "workers":
 @scheduler_option("the cases (side by side; times are then the workers')")
 @user_errors
 def bench(suite_name: str, suite_file: Path | None, saved: Path | None, as_json: bool,
-          plot: Path | None, save: Path | None, readme: Path | None, workers: int,
+          plot: Path | None, save: Path | None, readme: tuple[Path, ...], workers: int,
           time_limit: float | None, cap: float | None, seed: int,
           scheduler: str | None) -> None:
     """Time CP-SAT against the engine's exhaustive search on a benchmark suite.
 
     Prints a table per case (CP-SAT time to a proven optimum, exhaustive time
     or 'capped', their ratio) and medians per group. With --from, runs nothing
-    and shows a saved run again (to redraw its plot or README table).
+    and shows a saved run again (to redraw its plot or Markdown tables).
 
     \b
     Exit status: 0 done; 1 a proven CP-SAT optimum differs from the exhaustive

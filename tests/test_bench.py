@@ -298,3 +298,37 @@ def test_plot_legends_sit_outside_the_panels(monkeypatch, tmp_path):
     games = {r.game for r in records[:3]}
     assert figures[1].axes[0].get_xlabel() == " / ".join(
         f"{GAMES[g].horizon_unit} ({GAMES[g].short})" for g in GAMES if g in games)
+
+
+def test_verdict_says_who_wins_and_by_how_much():
+    from solver.bench.overview import Verdict
+    assert Verdict(2.6, "").text() == "2.6× faster"
+    assert Verdict(78, "at least").text() == "≥ 78× faster"
+    assert Verdict(0.05, "").text() == "20× slower"
+    assert Verdict(0.1, "at most").text() == "≥ 10× slower"  # CP-SAT stopped at its limit
+    assert Verdict(None, "").text(2, 0) == "ahead: proves more"
+    assert Verdict(None, "").text(0, 0) == "neither in time"
+
+
+def test_overview_rows_come_from_saved_runs_and_the_suites_picks(tmp_path):
+    from solver.bench.overview import fill_overview, rows_of_run
+    saved = REPO_ROOT / "benchmarks" / "results" / "latest.json"
+    rows = rows_of_run(saved)  # quick.toml picks best-turn and KOSMOS groups only
+    assert {(row.game, row.kind) for row in rows} == {
+        ("Terra Nova", "best-turn"), ("Terra Nova (KOSMOS)", "last-round"),
+        ("Terra Nova (KOSMOS)", "best-round")}
+    plot = tmp_path / "overview.png"
+    text = (f"x\n<!-- bench-overview plot={plot} from={saved} -->\nold\n"
+            "<!-- /bench-overview -->\ny\n")
+    filled = fill_overview(text, "R.md")
+    assert "old" not in filled and filled.count("| Terra Nova") >= 1 and plot.is_file()
+    # a file with only an overview block takes --readme (several files at once)
+    doc = tmp_path / "D.md"
+    doc.write_text(text)
+    other = tmp_path / "E.md"
+    other.write_text("<!-- bench-cases:quick -->\n<!-- /bench-cases:quick -->\n")
+    result = CliRunner().invoke(main, ["bench", "--from", str(saved), "--readme", str(doc),
+                                       "--readme", str(other)])
+    assert result.exit_code == 0, result.output
+    assert "2.6× faster" in doc.read_text()
+    assert other.read_text().startswith("<!-- bench-cases:quick -->\n*Measured on 2026-11-27")

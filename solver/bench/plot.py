@@ -12,6 +12,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the file backend)
 
+from solver.bench.overview import OverviewRow  # noqa: E402
 from solver.bench.runner import Record  # noqa: E402
 from solver.games import GAMES  # noqa: E402
 
@@ -127,6 +128,44 @@ def plot_horizons(records: list[Record], path: Path, title: str = "") -> None:
     ax.grid(True, which="both", alpha=0.3)
     fig.legend(fontsize=7, loc="outside right upper", frameon=False)  # never over a point
     _save(fig, path, title)
+
+
+WIN, LOSS, OPEN = "#1b7837", "#c2410c", "#9e9e9e"
+"""Overview bar colours: CP-SAT faster, slower, neither search finished (each bar is
+also labelled in words, so the plot reads in greyscale)."""
+
+
+def plot_overview(rows: list[OverviewRow], path: Path) -> None:
+    """Write a PNG of where CP-SAT wins and loses: per group one bar from 1 to the ratio
+    exhaustive / CP-SAT on a log scale (right: CP-SAT faster, left: slower), labelled
+    with the verdict; a bound is drawn hatched; a group where neither search finished
+    every case gets no bar, only its words."""
+    fig, ax = plt.subplots(figsize=(10, 0.42 * len(rows) + 1.6), layout="constrained")
+    ratios = [row.verdict.ratio for row in rows if row.verdict.ratio is not None]
+    low, high = min([*ratios, 0.5]) / 15, max([*ratios, 2]) * 15
+    for y, row in enumerate(rows):
+        ratio = row.verdict.ratio
+        if ratio is None:
+            ax.text(1, y, f"  {row.verdict.text(row.proven, row.exhaustive_done)} (CP-SAT "
+                    f"proves {row.proven}/{row.cases}, exhaustive {row.exhaustive_done}/"
+                    f"{row.cases})", va="center", ha="left", fontsize=8, color="black")
+            continue
+        left, width = (1, ratio - 1) if ratio >= 1 else (ratio, 1 - ratio)
+        ax.barh(y, width, left=left, color=WIN if ratio >= 1 else LOSS, height=0.6,
+                hatch="//" if row.verdict.bound else None, edgecolor="white")
+        x, align = (ratio, "left") if ratio >= 1 else (ratio, "right")
+        ax.text(x, y, f" {row.verdict.text()} ", va="center", ha=align, fontsize=8)
+    ax.set_yticks(range(len(rows)),
+                  [f"{row.game} {row.kind}, {row.horizon} ({row.cells} cells)" for row in rows],
+                  fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xscale("log")
+    ax.set_xlim(low, high)
+    ax.axvline(1, color="black", linewidth=0.8)
+    ax.set_xlabel("exhaustive search time / CP-SAT time (median; log scale; "
+                  "hatched: a bound, some run stopped at its limit)", fontsize=8)
+    ax.grid(True, axis="x", which="major", alpha=0.3)
+    _save(fig, path, "Where CP-SAT wins (right of 1) and loses (left)")
 
 
 def _save(fig, path: Path, title: str) -> None:

@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import closing, nullcontext
 from dataclasses import MISSING, asdict, dataclass, field, fields
+from datetime import date
 from pathlib import Path
 from types import NoneType, UnionType
 from typing import Any, get_args, get_origin, get_type_hints
@@ -284,6 +285,7 @@ def report(suite: Suite, records: list[Record], params: SolveParams, cap: float,
     from ortools import __version__ as ortools_version
     return {
         "suite": suite.name,
+        "date": date.today().isoformat(),
         "machine": {"cores": os.cpu_count(), "python": platform.python_version(),
                     "ortools": ortools_version, "platform": platform.platform()},
         "ran_on": ran_on,

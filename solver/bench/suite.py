@@ -7,6 +7,9 @@ Format (``benchmarks/suites/quick.toml``)::
     cap = 10             # seconds the exhaustive search may take before "capped"
     plot = "horizons"    # optional: one panel, time against turns/draws
                          # (default "sizes": also time against board size)
+    overview = ["terra-nova best-turn", "rift-valley max-score 8 draws"]
+                         # optional: the groups (prefixes of "game kind horizon")
+                         # this suite adds to the cross-suite overview (default: all)
 
     [[case]]
     name = "tn-late-best"
@@ -55,6 +58,9 @@ class Suite:
     cases: tuple[Case, ...] = field(default_factory=tuple)
     plot: str = "sizes"
     """``sizes`` (time against board size and against horizon) or ``horizons``."""
+    overview: tuple[str, ...] = ()
+    """The groups this suite adds to the overview (:mod:`solver.bench.overview`);
+    empty: all of them."""
 
 
 def suite_file(name: str) -> Path:
@@ -73,11 +79,17 @@ def load_suite(path: str | Path, root: Path | None = None) -> Suite:
     data, text = load_toml(path)
     check_keys(data, ("suite", "case"), text=text, path=path)
     head = require_type(data.get("suite", {}), dict, "suite", text=text, path=path)
-    check_keys(head, ("time_limit", "cap", "plot"), text=text, path=path, prefix="suite.")
+    check_keys(head, ("time_limit", "cap", "plot", "overview"), text=text, path=path,
+               prefix="suite.")
     plot = require_type(head.get("plot", "sizes"), str, "suite.plot", text=text, path=path)
     if plot not in PLOTS:
         raise InputError(f"plot must be {' or '.join(PLOTS)}, not {plot!r}", path=path,
                          place=place_of(text, "suite.plot"))
+    overview = require_type(head.get("overview", []), list, "suite.overview", text=text,
+                            path=path)
+    if not all(isinstance(pick, str) for pick in overview):
+        raise InputError("'suite.overview' must be a list of strings", path=path,
+                         place=place_of(text, "suite.overview"))
     time_limit = _positive(head.get("time_limit", 60), "suite.time_limit", text, path)
     cap = _positive(head.get("cap", 10), "suite.cap", text, path)
     tables = require_type(data.get("case", []), list, "case", text=text, path=path)
@@ -92,7 +104,7 @@ def load_suite(path: str | Path, root: Path | None = None) -> Suite:
         cases.append(case)
     if not cases:
         raise InputError("the suite has no [[case]]", path=path)
-    return Suite(path.stem, path, time_limit, cap, tuple(cases), plot)
+    return Suite(path.stem, path, time_limit, cap, tuple(cases), plot, tuple(overview))
 
 
 def _positive(value: Any, key: str, text: str, path: Path) -> float:

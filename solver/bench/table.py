@@ -14,6 +14,7 @@ from typing import Any
 from rich import box
 from rich.table import Table
 
+from solver.bench.overview import has_overview
 from solver.bench.runner import Record
 from solver.errors import InputError
 from solver.games import GAMES
@@ -119,13 +120,13 @@ def summary_table(summary: list[dict[str, Any]]) -> Table:
                ("exh. s", "number"), ("ratio", "number"))
     return _table("Medians per group", "opt: proven optimal; done: exhaustive searches not "
                   "capped; exh. s: median over those; ratio: median of exhaustive / CP-SAT "
-                  "over those cases (the README's tables give the ratio of the medians, "
+                  "over those cases (the Markdown tables give the ratio of the medians, "
                   "capped searches counted at the cap)",
                   columns, rows)
 
 
 def markdown_summary(summary: list[dict[str, Any]]) -> str:
-    """The medians per group as a Markdown table (the README's depth table).
+    """The medians per group as a Markdown table (docs/performance.md's tables).
 
     A group where some CP-SAT run was not proven, or some exhaustive search was
     capped, counts those runs at the time they were stopped (the time limit, the
@@ -156,7 +157,7 @@ def _bound(seconds: float, at_least: bool) -> str:
 
 
 def markdown_cases(records: list[Record]) -> str:
-    """One Markdown row per case (benchmarks/README.md's table): an unproven value shows
+    """One Markdown row per case (docs/performance.md's case tables): an unproven value shows
     CP-SAT's proven bound (:func:`proven_text`), a capped exhaustive search ``> cap`` and
     the ratio as a lower bound (none when neither search finished); ``agree`` is ``no``
     for an unproven line below the exhaustive optimum, ``NO`` for a proven one that
@@ -182,11 +183,27 @@ def _ratio(value: float) -> str:
     return f"{value:.2g}" if value < 100 else f"{value:.0f}"
 
 
+def measured_text(result: dict[str, Any], records: list[Record]) -> str:
+    """When and on what a run was measured, one Markdown paragraph: the date, the
+    machine's cores, OR-tools, the workers and the limits."""
+    caps = sorted({r.cap for r in records}) or [result["cap"]]
+    cap = f"{caps[0]:g} s" if len(caps) == 1 else f"{caps[0]:g}–{caps[-1]:g} s"
+    limit = result["time_limit"]
+    machine = result.get("machine", {})
+    return (f"*Measured on {result.get('date') or 'an unrecorded date'} with "
+            f"`boardsat bench --suite {result['suite']}`: {machine.get('cores', '?')} cores, "
+            f"OR-tools {machine.get('ortools', '?')}, {result['workers']} CP-SAT "
+            f"worker{'s' if result['workers'] != 1 else ''}, "
+            f"{'no time limit' if limit is None else f'{limit:g} s a case'}, the exhaustive "
+            f"search capped at {cap}.*\n\n")
+
+
 def fill_readme(text: str, name: str, medians: str, cases: str, where: str) -> str:
     """``text`` with the suite's blocks filled: ``medians`` between ``<!-- bench:NAME -->``
     and ``<!-- /bench:NAME -->``, ``cases`` between ``<!-- bench-cases:NAME -->`` and
-    ``<!-- /bench-cases:NAME -->``; InputError naming ``where`` when neither pair is there."""
-    filled, found = text, False
+    ``<!-- /bench-cases:NAME -->``; InputError naming ``where`` when neither pair nor a
+    cross-suite overview block (:mod:`solver.bench.overview`) is there."""
+    filled, found = text, has_overview(text)
     for marker, block in ((f"bench:{name}", medians), (f"bench-cases:{name}", cases)):
         pattern = re.compile(rf"(<!-- {re.escape(marker)} -->\n).*?(<!-- /{re.escape(marker)} -->)",
                              re.DOTALL)
@@ -195,5 +212,6 @@ def fill_readme(text: str, name: str, medians: str, cases: str, where: str) -> s
         found = found or count > 0
     if not found:
         raise InputError(f"no '<!-- bench:{name} -->' ... '<!-- /bench:{name} -->' "
-                         f"markers to put the table between", path=where)
+                         f"markers to put the table between, and no bench-overview block",
+                         path=where)
     return filled
