@@ -40,8 +40,8 @@ savanna     unlimited  119    yes         0.9       0.49       >20
 
 Unlimited budgets meet the goal; budgets 8 and 15 do not. The unlimited rows
 predate their own solve settings (one CP-SAT thread, fewer cuts and less
-presolve: benchmarks/EXPERIMENTS.md, Rift Valley #20-#30); since then, with
-``--workers 2`` at load average 14: crater 0.74 s, delta 1.93, escarpment
+presolve: benchmarks/EXPERIMENTS.md, Rift Valley, "Solver parameters without a
+budget"); since then, with ``--workers 2``: crater 0.74 s, delta 1.93, escarpment
 0.51, riverbend 0.72, savanna 0.65 (deterministic time 0.05-0.42). What dominates is the
 tents: the same 8-draw models without tent variables prove their optimum in
 0.6–1.0 deterministic seconds instead of 23–26. The LP spreads tiny fractions of
@@ -50,7 +50,7 @@ tents and connected stops over a whole region (``near[t, s] <= tent[t]``,
 budget does not stop it. The exhaustive search sidesteps this by choosing tents
 greedily once the trails are fixed.
 
-Re-run of the 8-draw rows (same model, load average about 3): crater 12.0 s
+Re-run of the 8-draw rows (same model): crater 12.0 s
 (12.2 det.), delta 16.8 (21.1), escarpment 13.9 (12.9), riverbend 24.9 (28.7),
 savanna 13.9 (16.1), all proven; exhaustive 0.7–1.8 s.
 

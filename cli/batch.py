@@ -55,7 +55,7 @@ def batch(files: tuple[Path, ...], verify: bool, out: Path | None, turns: int | 
     file, with "file" first and "status" (its exit status) last; a file that
     cannot be read or solved gives {"file", "error", "status": 2}. Lines follow
     the order of FILES (fields: docs/json.md). --scheduler runs the files on
-    a Dask cluster (README: Running on a cluster); the files are read and
+    a Dask cluster (docs/commands.md: Running on a cluster); the files are read and
     written here.
 
     \b

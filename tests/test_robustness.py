@@ -1,4 +1,4 @@
-"""Never a traceback, never a hang (issue 13): limits, interrupts, bad paths, exit codes.
+"""Never a traceback, never a hang: limits, interrupts, bad paths, exit codes.
 
 Each test here failed before its fix: deep TOML nesting, out-of-range seeds,
 unwritable --out paths, Ctrl-C in a solve or an enumeration, time limits that

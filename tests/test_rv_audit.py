@@ -310,7 +310,7 @@ def test_first_stop_rule_counts_distance_two_as_away():
 
 
 def test_first_draw_may_not_be_a_tent_or_a_trail():
-    # brief: with first_stop_rule the player's first draw must be a stop
+    # with first_stop_rule the player's first draw must be a stop
     p = make(OPEN7, '[elements.red]\nstops = ["a1", "a5"]\n', extra="first_stop_rule = true\n")
     for text in ("^ c3", "a1-a5"):
         with pytest.raises(IllegalDraw):

@@ -83,8 +83,8 @@ def _doc_numbers(pattern: str) -> tuple[int, ...]:
 
 
 def test_the_shared_rule_numbers_are_the_rules_docs():
-    # engine and model both read solver/rift_valley/rules.py (issue 9 allows that shared
-    # table only if a test checks it against the rules doc): each number as the doc words it
+    # engine and model both read solver/rift_valley/rules.py (a shared table is allowed
+    # only when a test checks it against the rules doc): each number as the doc words it
     assert _doc_numbers(r"At most (\d+) tents on one board") == (rv_rules.MAX_TENTS_PER_BOARD,)
     assert _doc_numbers(r"at most (\d+) per trail \(`TRAIL_AREA_CAP`") == (rv_rules.TRAIL_AREA_CAP,)
     assert _doc_numbers(r"kob \+(\d+), elephant \+(\d+), lion \+(\d+) \(`ANIMAL_POINTS`\)") == (

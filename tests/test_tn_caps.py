@@ -102,7 +102,7 @@ def test_a_cap_that_forbids_the_other_candidates_is_caught():
     # the check above fails on an unsound variant: forbidding the other candidates (the
     # loose model's rules kept as they are in the turn model, stuck rule and no-return
     # on, were never below on 140 positions searched: benchmarks/EXPERIMENTS.md,
-    # Terra Nova #189)
+    # Terra Nova, "Caps on closings")
     caught = 0
     for number, position in enumerate(sample(2)):
         _, points = scored(2, number)
@@ -157,8 +157,8 @@ def test_caps_lower_the_relaxation(turns, number):
 
 def test_cap_solves_run_without_sat_inprocessing_nor_the_lp(monkeypatch):
     # like the restricted rounds (settings.DEEP_SEARCH): the caps' loose models took
-    # 2-10 times less det. time without it (benchmarks/EXPERIMENTS.md, Terra Nova #196),
-    # and 2-8 times less wall time without the LP (settings.CAP_SEARCH, #200)
+    # less time without it, and less again without the LP (settings.CAP_SEARCH;
+    # benchmarks/EXPERIMENTS.md, Terra Nova, "Search settings on the deep path")
     seen = solve_settings(monkeypatch)
     position = sample(3)[0]
     geo = Geometry(position, 3)

@@ -105,7 +105,8 @@ def test_relaxation_bounds_the_closing():
             checked += 1
     assert checked >= 45
     # the bound is not trivially loose: 27 of 55 tight with the entry costs (16 with
-    # one piece in per move, benchmarks/EXPERIMENTS.md, Terra Nova #80)
+    # one piece in per move, benchmarks/EXPERIMENTS.md, Terra Nova, "A tighter
+    # relaxation")
     assert tight >= 2 * checked // 5
 
 
@@ -234,8 +235,9 @@ def solve_settings(monkeypatch) -> list[dict]:
 
 def test_deep_solves_run_without_sat_inprocessing(monkeypatch):
     # the restricted rounds' search goes back to the root thousands of times, and the
-    # inprocessing run there was most of it (benchmarks/EXPERIMENTS.md, Terra Nova #191);
-    # the relaxations', with their LP tightened by the clash rows, gained too (#210)
+    # inprocessing run there was most of it; the relaxations', with their LP tightened
+    # by the clash rows, gained too (benchmarks/EXPERIMENTS.md, Terra Nova, "Search
+    # settings on the deep path" and "A tighter relaxation")
     seen = solve_settings(monkeypatch)
     deep.maximise(sample(3)[0], 3, PARAMS.started(), None, time.perf_counter())
     relaxations = [s for s in seen if s == {**s, **RELAXATION_SETTINGS}]
@@ -251,7 +253,8 @@ class _Stop(Exception):
 @pytest.mark.parametrize("turns", [3, 4])
 def test_first_relaxation_gets_its_share_of_the_time_left(monkeypatch, turns):
     # 3 turns: half of the time left (late-2p's relaxation takes 10-20 s of CPU, more
-    # than a fifth of 60 s: benchmarks/EXPERIMENTS.md, Terra Nova #130); 4+: a fifth
+    # than a fifth of 60 s: benchmarks/EXPERIMENTS.md, Terra Nova, "Relaxation and
+    # restricted rounds"); 4+: a fifth
     shares = []
 
     def first(geo, params, seconds, **kw):
@@ -348,7 +351,8 @@ def test_late_2p_three_turn_line_of_51_points():
     """Late-2p at 3 turns: the 17-cell swamp region walled by c9, f9, g9, b10 and g10
     (f10 inside holds an own piece) is worth 51 alone and a line scores it; the first
     round, given the 48-point region beside it, keeps it too (without the richer
-    regions the 60 s answer was 48: benchmarks/EXPERIMENTS.md, Terra Nova #213)."""
+    regions the 60 s answer was 48: benchmarks/EXPERIMENTS.md, Terra Nova, "A tighter
+    relaxation")."""
     position = read_position(POSITIONS / "late-2p.toml")
     geo = Geometry(position, 3)
     grid = position.grid
@@ -431,7 +435,8 @@ def test_a_lazy_round_far_below_the_bound_is_followed_by_the_usual_round(monkeyp
 
 # ---------------------------------------------------------------- part of the list
 # (deep.py lists only the candidates of at most Geometry.largest boundary cells when
-# every candidate takes too long to list: benchmarks/EXPERIMENTS.md, Terra Nova #110)
+# every candidate takes too long to list: benchmarks/EXPERIMENTS.md, Terra Nova,
+# "Four turns: part of the list, the rest counted")
 
 
 def test_a_partial_list_holds_exactly_the_candidates_of_few_boundary_cells():

@@ -83,8 +83,8 @@ def test_pass_when_no_own_piece_can_move():
 
 
 def test_two_moves_bring_a_majority_into_a_region_its_one_stone_closes():
-    """The model's count of own pieces a closing region can hold (EXPERIMENTS.md,
-    Terra Nova #52) is tight here: two moves carry two pieces past the yellow one's
+    """The model's count of own pieces a closing region can hold (benchmarks/EXPERIMENTS.md,
+    Terra Nova, "Regions") is tight here: two moves carry two pieces past the yellow one's
     majority before the third action's stone closes the region (9 points; one
     piece fewer ties it: 4)."""
     position = parse_position(board("aR bR c. d. a. a. aY", players='"red", "yellow"'))
@@ -237,9 +237,9 @@ def test_cli_unreachable_target_exits_2(tmp_path: Path):
 
 def test_closing_lp_follows_board_size():
     """Full-size boards: level-2 LP, kept by the full worker when there are several
-    (EXPERIMENTS.md, Terra Nova #14), and the `fixed` search on the second thread
-    (#49); small boards: no LP, the parameters as given on the full thread (#71);
-    best-turn: its own interleaved search (#18)."""
+    and the `fixed` search on the second thread; small boards: no LP, the parameters
+    as given on the full thread; best-turn: its own interleaved search (each measured
+    in benchmarks/EXPERIMENTS.md, Terra Nova)."""
     large = settings("max-points", cells=LARGE_BOARD_CELLS)
     assert large["linearization_level"] == 2
     assert large["subsolvers"] == ["default", "fixed"] and large["num_full_subsolvers"] == 2
@@ -253,7 +253,8 @@ def test_closing_lp_follows_board_size():
 
 
 def test_best_turn_searches_on_one_thread():
-    """Best-turn ignores --workers (EXPERIMENTS.md, Terra Nova #18): the same line and
+    """Best-turn ignores --workers (benchmarks/EXPERIMENTS.md,
+    Terra Nova, "Best turn"): the same line and
     the same search whatever the number of workers."""
     path = Path(__file__).parent.parent / "positions/terra-nova/puzzles/best-turn-two-regions.toml"
     position = read_position(path)

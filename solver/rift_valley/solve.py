@@ -124,35 +124,26 @@ SETTINGS = {"linearization_level": 2, "subsolvers": FULL_SUBSOLVERS,
 
 Most of this model is clauses (a trail needs its stops, a tent its connected
 stops); the LP only sees them at linearization level 2, and with them its bound
-is several times tighter (measured: 5–20× fewer branches on the random
-cross-check boards). With one worker the main search takes the level from the
-base parameters; with more, the portfolio's full-problem slots are filled from
-``max_lp`` first.
+is several times tighter. With one worker the main search takes the level from
+the base parameters; with more, the portfolio's full-problem slots are filled
+from ``max_lp`` first.
 
-Presolve probing is cut to 0.1 deterministic seconds (CP-SAT's default: 1).
-With a small budget every probed trail fixes almost the whole model, and
-probing spent up to 1.5 deterministic seconds writing a million binary
-clauses. Measured (1 worker, eight large empty boards): 3 draws 1.2–9.3 →
-1.3–6.0 deterministic seconds (faster on 7 of 8), 5 and 8 draws unchanged.
-See benchmarks/EXPERIMENTS.md.
+Presolve probing is cut to 0.1 deterministic seconds (CP-SAT's default: 1): with
+a small budget every probed trail fixes almost the whole model, and probing
+spent its time writing binary clauses the search never needed. Measured in
+benchmarks/EXPERIMENTS.md, Rift Valley, "Solver parameters".
 """
 
 
 SEED_PORTFOLIO = {"subsolvers": ("max_lp", "max_lp"), "num_full_subsolvers": 2}
 """With a budget and 2 or more workers, two full-LP searches that differ only in their seed.
 
-CP-SAT gives each full-problem worker its own seed. The proof's length
-varies with the seed by 2× and more (the same model, one worker, 8 draws:
-proven in 5–18 deterministic seconds or not in 20), while with two workers
-CP-SAT's default kept one ``max_lp`` search and gave the second worker to
-neighbourhood searches, which never shorten the proof. Two ``max_lp``
-searches prove when the luckier seed does, and share bounds, solutions and
-learned clauses. Measured (``--workers 2``, the eight large boards of the
-``budgets`` suite at 8 draws, alternating with the default, 240 s limit, load
-15.5–20): proven on 7 boards instead of 4, median 138 s instead of over 211 s
-(CPU of both threads 27 instead of over 36 s); slower on the two boards where
-the default's seed was lucky. See benchmarks/EXPERIMENTS.md, Rift Valley #46.
-One worker is unchanged (the same branches).
+CP-SAT gives each full-problem worker its own seed. The proof's length varies
+with the seed by 2× and more, while with two workers CP-SAT's default kept one
+``max_lp`` search and gave the second worker to neighbourhood searches, which
+never shorten the proof. Two ``max_lp`` searches prove when the luckier seed
+does, and share bounds, solutions and learned clauses. One worker is unchanged.
+Measured in benchmarks/EXPERIMENTS.md, Rift Valley, "Two workers with a budget".
 """
 
 
@@ -164,17 +155,9 @@ def small_budget_settings(draws: int) -> dict[str, bool]:
     """CP-SAT parameters added to :data:`SETTINGS` for a budget of ``draws``: no SAT
     inprocessing up to :data:`SMALL_BUDGET_DRAWS` draws, nothing beyond.
 
-    Inprocessing (vivification above all: 116 587 of the 165 782 branches of
-    crater at 8 draws) re-derives clauses that small budgets do not need.
-    Measured (1 worker, det. cap 20, the eight large boards of the ``budgets``
-    suite, deterministic time): 5 draws (seeds 0–2) median 1.84 → 1.50, sum
-    70.2 → 49.9, board medians lower on 6 of 8; 4 draws (seeds 0–2) median
-    2.58 → 2.08, sum 66.7 → 52.8, board medians lower on 6 of 8; 3 draws (seed
-    0) the same branches on 7 boards, the eighth 6.13 → 5.04. From 6 draws on
-    it no longer pays: 6 draws median 7.9 → 6.6 but the sum 212 → 213 and one
-    proof fewer (21 → 20 of 24); 7 draws median 6.3 → 7.4, sum 193 → 212,
-    board medians higher on 5 of 8; 8 draws (seeds 0–4) board medians higher
-    on 5 of 8. See benchmarks/EXPERIMENTS.md, Rift Valley #52 and #57.
+    Inprocessing (vivification above all) re-derives clauses that small budgets
+    do not need; from 6 draws on the larger trees use them and it pays again.
+    Measured in benchmarks/EXPERIMENTS.md, Rift Valley, "Solver parameters".
     """
     return {"use_sat_inprocessing": False} if draws <= SMALL_BUDGET_DRAWS else {}
 
@@ -185,27 +168,13 @@ UNLIMITED_SETTINGS = {**SETTINGS, "cp_model_probing_level": 0, "add_zero_half_cu
 """With an unlimited budget, presolve probing, the big-overlap presolve step, three
 families of LP cuts and SAT inprocessing cost more than the search they save.
 
-Probing: measured (2 workers, the five asymmetric boards, alternating):
-deterministic time 0.49–1.07 → 0.10–0.73, wall (loaded machine) better on 4
-of 5 boards; with a budget of 8 draws probing pays (crater, 1 worker: det 9.5
-→ 11.7 without it).
-
-Zero-half, Chvátal–Gomory and MIR cuts: CPU seconds (1 worker, ten boards,
-twice each, alternating) 4.04 → 2.81 in all, lower or within 0.02 s on every
-board (savanna 0.53 → 0.22, the 10×12 generated board 0.94 → 0.55). The
-deterministic time moves less and either way (delta 0.30 → 0.43 while its CPU
-fell 0.82 → 0.72): it seems not to count the cut separation. The clique cuts
-stay: without them the trees grew (crater 474 → 3606 branches, riverbend 346
-→ 7104).
-
-The big-overlap step (at-most-ones and linear constraints sharing many
-literals) changes nothing here: the same branches on ten boards, CPU 2.84 →
-2.71 s in all, lower or equal on each.
-
-SAT inprocessing (vivification above all: 10 974 of delta's 16 152 branches):
-deterministic time (1 worker, the eight large boards, seeds 0–2) lower or equal
-on every board and seed, delta 0.42 / 0.32 / 0.35 → 0.36 / 0.28 / 0.23. See
-benchmarks/EXPERIMENTS.md (Rift Valley #70).
+Without a budget the LP is nearly tight and the proof takes a few hundred
+branches, so what is left is CP-SAT's fixed work: probing, the big-overlap step
+(at-most-ones and linear constraints sharing many literals), the separation of
+zero-half, Chvátal–Gomory and MIR cuts and inprocessing all cost more than they
+prune. With a budget probing pays, and the clique cuts stay in both (without them
+the trees grow). Measured in benchmarks/EXPERIMENTS.md, Rift Valley, "Solver
+parameters without a budget".
 """
 
 
@@ -215,9 +184,8 @@ UNLIMITED_WORKERS = 1
 The proof is the ``max_lp`` worker's (the first full-problem subsolver): with
 2 workers it takes the same branches as alone, and the second worker's
 neighbourhood searches only add CPU, which on a busy machine the proof then
-waits for. Measured (the eight large boards of the ``budgets`` suite, empty,
-alternating): CPU 0.40–1.63 → 0.24–0.93 s, wall at load 11–14 1.3–7.9 →
-0.8–5.8 s, the same branch counts. See benchmarks/EXPERIMENTS.md.
+waits for. Measured in benchmarks/EXPERIMENTS.md, Rift Valley, "Solver
+parameters without a budget".
 """
 
 

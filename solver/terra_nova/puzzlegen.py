@@ -261,7 +261,7 @@ ENGINE_PROVEN_TURNS = 3
 """Closings over this many turns are proven unique by the engine's exact search alone
 (:func:`~solver.terra_nova.uniqueness.engine_finals` finds a single optimal final
 position): the CP-SAT model does not prove 3-turn optima within the generator's
-effort even on these windows (issue 8), so its check would reject every candidate."""
+effort even on these windows, so its check would reject every candidate."""
 
 GRADE_SHORTFALL = 0.5
 """Grades by how far greedy players fall short of the optimal own points. The

@@ -54,11 +54,8 @@ SEARCH_WORKERS = 1
 
 With two or more workers CP-SAT's portfolio sets its subsolvers' own LP levels
 (``default_lp``: level 1), so the level 0 above only holds with one worker, and
-the second thread's searches only add CPU. Measured on an idle 2-core machine
-(benchmarks/EXPERIMENTS.md, KOSMOS): quick-suite cases 1 worker vs 2 workers, wall
-s: 3x4 last-round 0.36 vs 0.98, 4x5 last-round 2.07 vs not proven at 29.5,
-the hard 4x5 puzzle 3.13 vs 12.5, 3x4 best-round (value) 0.93 vs 6.8;
-best-round-demo 10.6 vs 56 s; last-round-demo proven in 13.8 s, not in 180 s."""
+the second thread's searches only add CPU: 3 to 7 times the wall time on the cases
+measured (benchmarks/EXPERIMENTS.md, Terra Nova (KOSMOS), "Last-round model")."""
 
 HINT_SECONDS = 10.0
 """At most this long to find the line that passes at once as a hint (it takes 1-3 s on

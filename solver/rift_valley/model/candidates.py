@@ -237,8 +237,8 @@ def unsplit_trails(position: Position, cand: Candidates) -> tuple[CandidateTrail
     independent set of ``stop_cells`` off ``t`` and away from its ends — has a
     cell beside each of its split cells (a small search over at most two cells
     per split cell): no optimal answer draws it. On the eight large boards of
-    the ``budgets`` suite this drops 28–42 % of the trails (benchmarks: Rift
-    Valley #71, #73).
+    the ``budgets`` suite this drops 28–42 % of the trails (benchmarks/EXPERIMENTS.md,
+    Rift Valley, "Fewer candidate trails: split dominance").
     """
     grid = position.grid
     neighbours = grid.neighbours

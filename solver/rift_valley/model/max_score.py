@@ -321,11 +321,8 @@ def _pairs_within_budget(model: cp_model.CpModel, position: Position, conn: dict
     and a new stop for each newly connected one beyond the player's
     unconnected stops. The LP otherwise pays for each tent's 4 pairs with
     fractions of stops shared by many tents (crater, 8 draws: LP bound 39.7 →
-    37.5). Measured (1 worker, the eight large boards of the ``budgets``
-    suite, seeds 0–2, deterministic time): 5 draws median 2.33 → 1.84; 8 draws
-    proven within 20 on 14 runs of 24 instead of 13, median 18.3 → 16.7; 15
-    draws bounds 0–2 points lower. See benchmarks/EXPERIMENTS.md, Rift Valley
-    #35 and #45.
+    37.5). Measured in benchmarks/EXPERIMENTS.md, Rift Valley, "Bounds on tent
+    pairs".
     """
     own = position.of(position.player)
     fixed = len(connected & conn.keys())
