@@ -19,6 +19,7 @@ import cli
 from cli.batch import batch as batch_command
 from cli.cluster import scheduler_option
 from cli.console import SCREEN, user_errors
+from cli.records import apply as apply_command
 from cli.render import render as render_command
 from cli.render import sheet as sheet_command
 from solver import __version__
@@ -122,13 +123,17 @@ def perft(file: Path, as_json: bool, via_model: bool, time_limit: float | None,
               help="Terra Nova (both): write the final position here (folders are created).")
 @click.option("--players", type=click.IntRange(2, 5), default=None,
               help="Rift Valley: number of players (default: one per board file).")
+@click.option("--record", type=FILE, default=None,
+              help="Terra Nova (both): write the game record here (docs/formats.md), for "
+                   "`apply` and `review`.")
 @click.option("--player-out-ends-game", is_flag=True,
               help="Terra Nova rule option: the game ends when a player has no piece left.")
 @click.option("--stops-block-all-colours", is_flag=True,
               help="Rift Valley rule option: stops of any two colours may not touch.")
 @user_errors
 def play(files: tuple[Path, ...], turns: int | None, seed: int, out: Path | None,
-         players: int | None, player_out_ends_game: bool, stops_block_all_colours: bool) -> None:
+         record: Path | None, players: int | None, player_out_ends_game: bool,
+         stops_block_all_colours: bool) -> None:
     """Play a seeded random game from FILES and print every turn and the scores.
 
     Terra Nova (both editions): one position file; plays random legal turns from it.
@@ -136,7 +141,7 @@ def play(files: tuple[Path, ...], turns: int | None, seed: int, out: Path | None
     players in order), or one board with --players.
     """
     game = game_of(files[0])
-    given = {"turns": turns, "out": out, "players": players,
+    given = {"turns": turns, "out": out, "record": record, "players": players,
              "player_out_ends_game": player_out_ends_game,
              "stops_block_all_colours": stops_block_all_colours}
     check_options(game, "play", _present(given), files[0])
@@ -335,6 +340,7 @@ def bench(suite_name: str, suite_file: Path | None, saved: Path | None, as_json:
                   scheduler, readme)
 
 
+main.add_command(apply_command)
 main.add_command(batch_command)
 main.add_command(render_command)
 main.add_command(sheet_command)

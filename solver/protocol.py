@@ -84,6 +84,24 @@ class Made:
     signals: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class GameRecord:
+    """A game record replayed by the engine (:func:`solver.records.replay`): the position
+    before each turn and after the last, and each turn as the game reads it."""
+
+    game: str
+    path: Path
+    positions: tuple[Any, ...]
+    """Before turn 1, 2, …, and after the last turn (one more than :attr:`turns`)."""
+    turns: tuple[Any, ...]
+    """The turns as the game's notation reads them."""
+    players: tuple[str, ...]
+    """Who played each turn."""
+    texts: tuple[str, ...]
+    """Each turn in canonical notation."""
+    notes: tuple[str | None, ...] = ()
+
+
 Options = Mapping[str, Any]
 """Command-line options given to a game command, by parameter name (``draws``, ``turns``…)."""
 
@@ -181,3 +199,30 @@ class Game(Protocol):
     def horizon_text(self, horizon: int | None) -> str:
         """``1 turn``, ``8 draws``, ``any draws``."""
 
+    # ---- game records (``play --record``, ``apply``, ``review``): games whose
+    # :attr:`options` offer ``apply``
+    def load_position(self, path: Path) -> Any:
+        """The position in the position file ``path``, checked as ``show`` checks it."""
+
+    def inline_position(self, table: Mapping[str, Any], text: str, path: Path) -> Any:
+        """The position a record writes inline (its ``[position]`` table; ``text`` is the
+        record's, to place errors)."""
+
+    def position_text(self, position: Any) -> str:
+        """The position file text of ``position``; InputError when there is none to write."""
+
+    def to_move(self, position: Any) -> str:
+        """The player to move."""
+
+    def game_over(self, position: Any) -> str | None:
+        """Why the game is over in ``position`` (``the stone supply is empty``), or None."""
+
+    def parse_turn(self, position: Any, text: str) -> Any:
+        """A turn in the game's notation; InputError (its place: the action) when malformed."""
+
+    def format_turn(self, position: Any, turn: Any) -> str:
+        """A turn in canonical notation."""
+
+    def play_turn(self, position: Any, turn: Any) -> Any:
+        """The position after the player to move plays ``turn``, the next player to move;
+        InputError saying why when the turn is illegal."""

@@ -211,6 +211,12 @@ def key_line(text: str, key: str) -> int | None:
                default=None)
 
 
+def entry_line(text: str, array: str, number: int) -> int | None:
+    """1-based line of the header of entry ``number`` (1-based) of the array of tables
+    ``array`` (``[[turn]]``); None when the text has fewer such entries."""
+    return _key_lines(text).get((*_parts(array), str(number)))
+
+
 def place_of(text: str, key: str) -> str:
     """A place string for key ``key``: ``"line N (key)"`` when the line is found."""
     line = key_line(text, key)

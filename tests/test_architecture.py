@@ -20,12 +20,12 @@ from solver.games import GAMES
 from solver.paths import REPO_ROOT
 
 FLOORS = ("solver.errors", "solver.tomlfile", "solver.geometry", "solver.cpsat",
-          "solver.protocol", "solver.paths", "solver.drawing")
+          "solver.protocol", "solver.paths", "solver.drawing", "solver.recordfile")
 DRIVERS = ("solver.bench", "solver.puzzlegen", "solver.executor", "solver.batch",
-           "solver.sheet", "cli")
+           "solver.sheet", "solver.records", "solver.review", "cli")
 REGISTRY = "solver.games"
 BRIDGES = ("solve", "deep", "halves", "answers", "settings", "uniqueness", "puzzlegen",
-           "benchcases", "view", "picture", "commands", "game")
+           "benchcases", "view", "picture", "commands", "review", "game")
 """Top-level modules of a game that may use both its engine and its model; every other
 top-level module (``position``, ``notation``, ``fileformat``, ``rules``…) is shared by
 the two and may use neither."""

@@ -153,6 +153,7 @@ COMMANDS = {
     "render --solution": ["render", "--solution", "--out", "{tmp}/x.svg"],
     "sheet": ["sheet", "--out", "{tmp}/x.pdf"],
     "play": ["play"],
+    "apply": ["apply", "--out", "{tmp}/x.toml"],
     "batch": ["batch"],
     "batch --verify": ["batch", "--verify"],
 }
@@ -213,8 +214,8 @@ def test_a_broken_file_is_one_located_error_for_every_command(tmp_path, game, br
         pytest.skip(f"{command} does not read the [solution]'s line")
     path = _write(tmp_path, text)
     result = _run(tmp_path, command, path)
-    if command == "perft" and game == "rift-valley" and "perft" in result.stderr:
-        needle = "'perft' is for terra-nova"  # the file read well enough to know its game
+    if command in ("perft", "apply") and game == "rift-valley" and command in result.stderr:
+        needle = f"'{command}' is for terra-nova"  # the file read well enough to know its game
     _one_error(result, path, needle, command, board_first=in_solution and command == "show")
 
 

@@ -62,8 +62,14 @@ def test_formats_has_examples_of_both_kinds() -> None:
                          ids=[f"formats.md:{line}" for _, _, line in FORMAT_EXAMPLES])
 def test_format_example(note: str, body: str, line: int, tmp_path: Path) -> None:
     path = tmp_path / "example.toml"
+    command = ["show", str(path)]
+    if "[[turn]]" in body or "[position]" in body:  # a game record, in a folder by positions/
+        (tmp_path / "positions").symlink_to(REPO_ROOT / "positions")
+        path = tmp_path / "games" / "example.toml"
+        path.parent.mkdir()
+        command = ["apply", str(path), "--out", str(tmp_path / "after.toml")]
     path.write_text(body, encoding="utf-8")
-    result = CliRunner().invoke(main, ["show", str(path)])
+    result = CliRunner().invoke(main, command)
     if note.startswith("rejected:"):
         expected = note.removeprefix("rejected:").strip()
         assert result.exit_code == 2, result.output

@@ -29,12 +29,15 @@ from hypothesis import strategies as st
 from cli.main import main
 from solver.errors import InputError
 from solver.games import GAMES, game_of
+from solver.recordfile import nested, read_record_file
 from solver.rift_valley.fileformat import read_position as read_rv
 from solver.terra_nova.fileformat import read_position as read_tn
 from solver.terra_nova_kosmos.fileformat import read_position as read_tnk
 
 ROOT = Path(__file__).resolve().parent.parent
-SEEDS = sorted((ROOT / "positions").rglob("*.toml"))
+RECORDS = sorted((ROOT / "positions").glob("*/records/*.toml"))
+"""Bundled game records: the seeds of the record cases."""
+SEEDS = sorted(set((ROOT / "positions").rglob("*.toml")) - set(RECORDS))
 READERS = {"terra-nova": read_tn, "rift-valley": read_rv, "terra-nova-kosmos": read_tnk}
 EXIT_CODES = {0, 1, 2, 3}
 """Documented exit codes a file can cause (130 needs a Ctrl-C)."""
@@ -191,3 +194,46 @@ def test_commands_fail_cleanly(workdir, case, command, as_json):
     if as_json and takes_json:
         json.loads(result.stdout)
     assert path.read_bytes() == data
+
+
+def _inline(record: Path) -> str:
+    """A bundled record with its start position written inline (the case stands alone)."""
+    data = read_record_file(record)
+    start = (record.parent / str(data.position)).read_text(encoding="utf-8")
+    head, _, turns = record.read_text(encoding="utf-8").partition("\n\n")
+    return (f'game = "{data.game}"\n\n' + nested(start, "position") + "\n" + turns)
+
+
+RECORD_TEXTS = [_inline(record) for record in RECORDS]
+
+
+@st.composite
+def mutated_record(draw) -> str:
+    """A bundled record (inline) with one to three mutations."""
+    text = draw(st.sampled_from(RECORD_TEXTS))
+    for _ in range(draw(st.integers(1, 3))):
+        text = draw(mutation(text))
+    return text
+
+
+RECORD_EXAMPLES = max(1, EXAMPLES // 20)
+"""Record cases per run: each replays a whole game, so a twentieth of the position cases."""
+
+
+@settings(FUZZ, max_examples=RECORD_EXAMPLES)
+@given(text=mutated_record(), upto=st.sampled_from([None, 1, 5, 1000]))
+def test_records_fail_cleanly(workdir, text, upto):
+    """A mutated record is replayed (``apply``) or refused in one line naming the record."""
+    path, data = _write(workdir, text)
+    args = ["apply", str(path), "--out", str(workdir / "after.toml")]
+    if upto is not None:
+        args += ["--upto", str(upto)]
+    result = CliRunner().invoke(main, args)
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
+        args, text, result.exception)
+    assert result.exit_code in (0, 2), (args, result.exit_code, result.output)
+    if result.exit_code == 2:
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and str(path) in lines[0], (args, result.stderr)
+    assert path.read_bytes() == data
+

@@ -19,11 +19,12 @@ from solver.cpsat import SolveParams
 from solver.drawing.entries import Entries
 from solver.errors import InputError
 from solver.protocol import Screen
+from solver.recordfile import RecordedTurn, record_text, start_name
 from solver.terra_nova import solve as library
 from solver.terra_nova.answers import Answer
 from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.engine.playout import random_playout
-from solver.terra_nova.fileformat import read_position, write_position
+from solver.terra_nova.fileformat import GAME, read_position, write_position
 from solver.terra_nova.notation import Move, Stone, Turn, format_turn, parse_line
 from solver.terra_nova.position import Position
 from solver.terra_nova.view import render_position
@@ -32,7 +33,12 @@ from solver.tomlfile import atomic_write_text, keyed
 
 def load(file: Path) -> Position:
     """Read ``file`` and check it with the engine's ``validate`` (errors name the file)."""
-    position = read_position(file)
+    return checked(read_position(file), file)
+
+
+def checked(position: Position, file: Path) -> Position:
+    """``position`` (read from ``file``) once the engine's ``validate`` accepts it; its
+    InputError names ``file``."""
     try:
         engine.validate(position)
     except InputError as exc:
@@ -115,8 +121,9 @@ def perft(file: Path, as_json: bool, screen: Screen) -> int:
 
 
 def play(file: Path, turns: int | None, seed: int, out: Path | None,
-         player_out_ends_game: bool, screen: Screen) -> int:
-    """Play a seeded random game from ``file``; print every turn; ``out`` gets the end."""
+         player_out_ends_game: bool, screen: Screen, record: Path | None = None) -> int:
+    """Play a seeded random game from ``file``; print every turn; ``out`` gets the end,
+    ``record`` the game record (docs/formats.md)."""
     rules = engine.Rules(player_out_ends_game=player_out_ends_game)
     position = load(file)
     final, history = random_playout(position, random.Random(seed), turns=turns, rules=rules)
@@ -138,6 +145,11 @@ def play(file: Path, turns: int | None, seed: int, out: Path | None,
     if out is not None:
         atomic_write_text(out, write_position(final))
         screen.note(f"wrote {escape(str(out))}")
+    if record is not None:
+        played = [RecordedTurn(colour, format_turn(turn, position.grid))
+                  for colour, turn, _ in history]
+        atomic_write_text(record, record_text(GAME, start_name(file, record), played))
+        screen.note(f"wrote {escape(str(record))}")
     return 0
 
 

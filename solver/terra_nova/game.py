@@ -10,7 +10,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from solver.protocol import Case, Made, Options, Screen, Solved
+from solver.protocol import (
+    Case,
+    Made,
+    Options,
+    Screen,
+    Solved,
+)
 
 
 class TerraNova:
@@ -26,8 +32,9 @@ class TerraNova:
         "solve": frozenset({"turns"}),
         "verify": frozenset(),
         "perft": frozenset({"via_model", "time_limit"}),
-        "play": frozenset({"turns", "out", "player_out_ends_game"}),
+        "play": frozenset({"turns", "out", "player_out_ends_game", "record"}),
         "generate": frozenset({"turns"}),
+        "apply": frozenset(),
     }
     horizon_unit = "turns"
     plot_colours = {"best-turn": "tab:blue", "closing": "tab:purple"}
@@ -68,7 +75,7 @@ class TerraNova:
         if len(paths) != 1:
             raise InputError("Terra Nova play takes exactly one position file")
         return commands.play(paths[0], options["turns"], seed, options["out"],
-                             options["player_out_ends_game"], screen)
+                             options["player_out_ends_game"], screen, options["record"])
 
     # ---- pictures
     def picture(self, path: Path, solution: bool) -> Any:
@@ -129,6 +136,39 @@ class TerraNova:
 
     def horizon_text(self, horizon: int | None) -> str:
         return f"{horizon} turn" + ("s" if horizon != 1 else "")
+
+    # ---- game records
+    def load_position(self, path: Path) -> Any:
+        from solver.terra_nova.commands import load
+        return load(path)
+
+    def inline_position(self, table: Mapping[str, Any], text: str, path: Path) -> Any:
+        from solver.terra_nova.commands import checked
+        from solver.terra_nova.fileformat import position_from_toml
+        return checked(position_from_toml({"game": self.key, **table}, text, path), path)
+
+    def position_text(self, position: Any) -> str:
+        from solver.terra_nova.fileformat import write_position
+        return write_position(position)
+
+    def to_move(self, position: Any) -> str:
+        return position.to_move
+
+    def game_over(self, position: Any) -> str | None:
+        from solver.terra_nova.engine.turns import ending
+        return ending(position)
+
+    def parse_turn(self, position: Any, text: str) -> Any:
+        from solver.terra_nova.notation import parse_turn
+        return parse_turn(text, position.grid)
+
+    def format_turn(self, position: Any, turn: Any) -> str:
+        from solver.terra_nova.notation import format_turn
+        return format_turn(turn, position.grid)
+
+    def play_turn(self, position: Any, turn: Any) -> Any:
+        from solver.terra_nova.engine.turns import apply_turn
+        return apply_turn(position, turn).position
 
 
 GAME = TerraNova()

@@ -17,20 +17,22 @@ from rich.table import Table
 from solver.cpsat import SolveParams
 from solver.errors import InputError, PuzzleError
 from solver.protocol import Screen
+from solver.recordfile import RecordedTurn, record_text, start_name
 from solver.terra_nova_kosmos.engine import bestround, rounds
-from solver.terra_nova_kosmos.engine.actions import IllegalTurn
+from solver.terra_nova_kosmos.engine.actions import IllegalTurn, apply_turn
 from solver.terra_nova_kosmos.engine.lastround import evaluate
 from solver.terra_nova_kosmos.engine.perft import perft as count_turns
 from solver.terra_nova_kosmos.engine.playout import random_turn
 from solver.terra_nova_kosmos.engine.scoring import final_breakdown, winners
 from solver.terra_nova_kosmos.engine.validate import validate
 from solver.terra_nova_kosmos.fileformat import (
+    GAME,
     is_board_file,
     read_board,
     read_position,
     write_position,
 )
-from solver.terra_nova_kosmos.notation import format_turn, parse_line
+from solver.terra_nova_kosmos.notation import Turn, format_turn, parse_line
 from solver.terra_nova_kosmos.position import Position
 from solver.terra_nova_kosmos.view import render_board, render_position
 from solver.tomlfile import atomic_write_text
@@ -42,12 +44,33 @@ def load(file: Path) -> Position:
     if is_board_file(file):
         raise InputError("a map file, not a position: show and render draw it, the other "
                          "commands need a position file", path=file)
-    position = read_position(file)
+    return checked(read_position(file), file)
+
+
+def checked(position: Position, file: Path) -> Position:
+    """``position`` (read from ``file``) once the engine's ``validate`` accepts it; its
+    InputError names ``file``."""
     try:
         validate(position)
     except InputError as exc:
         raise exc.located(path=file) from None
     return position
+
+
+RECORDED_VARIANTS = ("standard", "planer")
+"""Variants a game record can hold: the Glücksgräber's neutral houses are drawn at random
+between rounds, and a record holds the turns only."""
+
+
+def turn_played(position: Position, turn: Turn) -> Position:
+    """The position after ``to_move`` plays ``turn`` and the game moves on (next player,
+    or next round); IllegalTurn says why a turn is refused. The Glücksgräber variant's
+    draws between rounds are not in a record: its round end is refused."""
+    after = apply_turn(position, turn)
+    if position.variant not in RECORDED_VARIANTS and rounds.next_seat(after) is None:
+        raise InputError(f"a record of the {position.variant} variant ends in the round it "
+                         "starts: the neutral houses drawn between rounds are not recorded")
+    return rounds.advance(after)
 
 
 def show(file: Path, screen: Screen) -> int:
@@ -107,10 +130,16 @@ def perft(file: Path, depth: int, as_json: bool, screen: Screen) -> int:
     return 0
 
 
-def play(file: Path, turns: int | None, seed: int, out: Path | None, screen: Screen) -> int:
+def play(file: Path, turns: int | None, seed: int, out: Path | None, screen: Screen,
+         record: Path | None = None) -> int:
     """Play seeded random turns from ``file`` to the end of the game (or ``turns`` turns);
-    print each turn in notation and the final scores; ``out`` gets the last position."""
+    print each turn in notation and the final scores; ``out`` gets the last position,
+    ``record`` the game record (docs/formats.md)."""
     position = load(file)
+    if record is not None and position.variant not in RECORDED_VARIANTS:
+        raise InputError(f"--record: the {position.variant} variant draws neutral houses at "
+                         "random between rounds, which a record does not hold", path=file)
+    history: list[RecordedTurn] = []
     rng = random.Random(seed)
     table = Table(title=f"random game from {escape(str(file))} (seed {seed})", show_header=True)
     for column in ("#", "round", "player", "turn"):
@@ -121,6 +150,7 @@ def play(file: Path, turns: int | None, seed: int, out: Path | None, screen: Scr
         played += 1
         table.add_row(str(played), str(position.round), position.to_move,
                       format_turn(turn, position.grid))
+        history.append(RecordedTurn(position.to_move, format_turn(turn, position.grid)))
         position = rounds.advance(after, rng)
     screen.print(table)
     screen.print(render_position(position))
@@ -134,6 +164,9 @@ def play(file: Path, turns: int | None, seed: int, out: Path | None, screen: Scr
                             if colour in won else ""))
     else:
         screen.print(f"stopped after {played} turn(s)")
+    if record is not None:
+        atomic_write_text(record, record_text(GAME, start_name(file, record), history))
+        screen.note(f"wrote {escape(str(record))}")
     if out is not None:
         if rounds.game_over(position):
             raise InputError("the game is over; there is no position to write", path=out)

@@ -12,7 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import InputError
-from solver.protocol import Case, Made, Options, Screen, Solved
+from solver.protocol import (
+    Case,
+    Made,
+    Options,
+    Screen,
+    Solved,
+)
 
 
 class TerraNovaKosmos:
@@ -28,7 +34,8 @@ class TerraNovaKosmos:
         "perft": frozenset({"depth"}),
         "verify": frozenset(),
         "solve": frozenset(),
-        "play": frozenset({"turns", "out"}),
+        "play": frozenset({"turns", "out", "record"}),
+        "apply": frozenset(),
     }
     horizon_unit = "turns"
     plot_colours = {"last-round": "tab:orange", "best-round": "tab:olive"}
@@ -65,7 +72,8 @@ class TerraNovaKosmos:
         from solver.terra_nova_kosmos import commands
         if len(paths) != 1:
             raise InputError("Terra Nova (KOSMOS) play takes exactly one position file")
-        return commands.play(paths[0], options["turns"], seed, options["out"], screen)
+        return commands.play(paths[0], options["turns"], seed, options["out"], screen,
+                             options["record"])
 
     # ---- pictures
     def picture(self, path: Path, solution: bool) -> Any:
@@ -116,6 +124,42 @@ class TerraNovaKosmos:
 
     def horizon_text(self, horizon: int | None) -> str:
         return "to the pass" if horizon is None else f"{horizon} turns"
+
+    # ---- game records
+    def load_position(self, path: Path) -> Any:
+        from solver.terra_nova_kosmos.commands import load
+        return load(path)
+
+    def inline_position(self, table: Mapping[str, Any], text: str, path: Path) -> Any:
+        from solver.terra_nova_kosmos.commands import checked
+        from solver.terra_nova_kosmos.fileformat import position_from_toml
+        return checked(position_from_toml({"game": self.key, **table}, text, path), path)
+
+    def position_text(self, position: Any) -> str:
+        from solver.terra_nova_kosmos.engine.rounds import game_over
+        from solver.terra_nova_kosmos.fileformat import write_position
+        if game_over(position):
+            raise InputError("the game is over; there is no position to write")
+        return write_position(position)
+
+    def to_move(self, position: Any) -> str:
+        return position.to_move
+
+    def game_over(self, position: Any) -> str | None:
+        from solver.terra_nova_kosmos.engine.rounds import game_over
+        return "everyone has passed in the last round" if game_over(position) else None
+
+    def parse_turn(self, position: Any, text: str) -> Any:
+        from solver.terra_nova_kosmos.notation import parse_turn
+        return parse_turn(text, position.grid)
+
+    def format_turn(self, position: Any, turn: Any) -> str:
+        from solver.terra_nova_kosmos.notation import format_turn
+        return format_turn(turn, position.grid)
+
+    def play_turn(self, position: Any, turn: Any) -> Any:
+        from solver.terra_nova_kosmos.commands import turn_played
+        return turn_played(position, turn)
 
 
 GAME = TerraNovaKosmos()

@@ -65,6 +65,7 @@ __all__ = [
     "ScoredRegion",
     "TurnOutcome",
     "apply_turn",
+    "ending",
     "game_over",
     "legal_turns",
     "perft",
@@ -408,10 +409,18 @@ def game_over(position: Position, rules: Rules = Rules()) -> bool:  # noqa: B008
     can move; [D] (c) the stone supply is empty (:data:`GAME_ENDS_WITH_SUPPLY`);
     with ``rules.player_out_ends_game`` also when a player has no piece.
     """
-    if len(movable_players(position)) <= 1 or board_divided(position):
-        return True
+    return ending(position, rules) is not None
+
+
+def ending(position: Position, rules: Rules = Rules()) -> str | None:  # noqa: B008 (frozen)
+    """Why the game has ended in ``position`` (:func:`game_over`'s conditions in words),
+    or None while it goes on."""
+    if len(movable_players(position)) <= 1:
+        return "at most one player can still move a piece"
+    if board_divided(position):
+        return "the board is divided into regions"
     if GAME_ENDS_WITH_SUPPLY and position.stones_left == 0:
-        return True
-    if rules.player_out_ends_game:
-        return any(not position.pieces_of(c) for c in position.players)
-    return False
+        return "the stone supply is empty"
+    if rules.player_out_ends_game and any(not position.pieces_of(c) for c in position.players):
+        return "a player has no piece left"
+    return None
