@@ -37,7 +37,7 @@ def apply(file: Path, turns: tuple[str, ...], upto: int | None, out: Path) -> No
 
     \b
     Exit status: 0 written; 2 bad input (a turn that does not read or is illegal:
-    one line naming it and why).
+    one line naming it and why; a game over after the turns).
 
     \b
     Examples:
@@ -49,16 +49,14 @@ def apply(file: Path, turns: tuple[str, ...], upto: int | None, out: Path) -> No
     from solver.tomlfile import atomic_write_text
 
     applied = apply_turns(file, turns, upto)
-    try:
-        text = applied.game.position_text(applied.position)
-    except InputError as exc:
-        raise exc.located(path=file) from None
+    over = applied.game.game_over(applied.position)
+    if over is not None:
+        raise InputError(f"the game is over after these turns ({over}); there is no "
+                         "position to play on to write", path=file)
+    text = applied.game.write_position(applied.position)
 
     for player, turn in zip(applied.players, applied.texts, strict=True):
         SCREEN.note(f"{escape(player)}: {escape(turn)}")
     atomic_write_text(out, text)
-    mover = applied.game.to_move(applied.position)
-    over = applied.game.game_over(applied.position)
-    SCREEN.note(f"wrote {escape(str(out))} ("
-                + (f"the game is over: {escape(over)}" if over else f"{escape(mover)} to move")
-                + ")")
+    SCREEN.note(f"wrote {escape(str(out))} "
+                f"({escape(applied.game.to_move(applied.position))} to move)")

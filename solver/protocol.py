@@ -208,9 +208,6 @@ class Game(Protocol):
         """The position a record writes inline (its ``[position]`` table; ``text`` is the
         record's, to place errors)."""
 
-    def position_text(self, position: Any) -> str:
-        """The position file text of ``position``; InputError when there is none to write."""
-
     def to_move(self, position: Any) -> str:
         """The player to move."""
 

@@ -145,6 +145,6 @@ def canonical(path: Path) -> str:
     turns = [RecordedTurn(p, t, n) for p, t, n in
              zip(replayed.players, replayed.texts, replayed.notes, strict=True)]
     if record.inline:
-        return record_text(game.key, game.position_text(replayed.positions[0]), turns,
+        return record_text(game.key, game.write_position(replayed.positions[0]), turns,
                            inline=True)
     return record_text(game.key, str(record.position), turns)

@@ -147,10 +147,6 @@ class TerraNova:
         from solver.terra_nova.fileformat import position_from_toml
         return checked(position_from_toml({"game": self.key, **table}, text, path), path)
 
-    def position_text(self, position: Any) -> str:
-        from solver.terra_nova.fileformat import write_position
-        return write_position(position)
-
     def to_move(self, position: Any) -> str:
         return position.to_move
 

@@ -135,13 +135,6 @@ class TerraNovaKosmos:
         from solver.terra_nova_kosmos.fileformat import position_from_toml
         return checked(position_from_toml({"game": self.key, **table}, text, path), path)
 
-    def position_text(self, position: Any) -> str:
-        from solver.terra_nova_kosmos.engine.rounds import game_over
-        from solver.terra_nova_kosmos.fileformat import write_position
-        if game_over(position):
-            raise InputError("the game is over; there is no position to write")
-        return write_position(position)
-
     def to_move(self, position: Any) -> str:
         return position.to_move
 
