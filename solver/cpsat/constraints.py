@@ -27,6 +27,23 @@ def negate(lit: Lit) -> Lit:
     return ~lit
 
 
+def possible(*lits: Lit) -> bool:
+    """Whether any of ``lits`` can still be true (is not ``False``)."""
+    return any(lit is not False for lit in lits)
+
+
+def implies(model: cp_model.CpModel, a: Lit, b: Lit) -> None:
+    """Add ``a → b``; constants fold away (``b`` ``False`` forbids ``a``)."""
+    if a is False or b is True:
+        return
+    if a is True:
+        model.add_bool_or([b] if b is not False else [model.new_constant(0)])
+    elif b is False:
+        model.add_bool_or([negate(a)])
+    else:
+        model.add_implication(a, b)
+
+
 def as_expr(lit: Lit) -> cp_model.LinearExprT:
     """``lit`` as a 0/1 term of a linear expression."""
     if lit is True:
@@ -41,13 +58,26 @@ def live(lits: Iterable[Lit]) -> list[Lit]:
     return [lit for lit in lits if lit is not False]
 
 
-def clause(model: cp_model.CpModel, lits: Iterable[Lit], false: cp_model.IntVar) -> None:
-    """Add ``OR lits``; a ``True`` among them drops the clause, ``False`` ones drop out.
+def count(lits: Iterable[Lit]) -> cp_model.LinearExprT:
+    """How many of ``lits`` are true, as a linear expression (constants counted)."""
+    return sum(as_expr(lit) for lit in lits)
+
+
+def clause(model: cp_model.CpModel, lits: Iterable[Lit], false: cp_model.IntVar | None = None,
+           when: Iterable[Lit] = ()) -> None:
+    """Add ``AND when → OR lits``; a ``True`` among ``lits`` or a ``False`` among
+    ``when`` drops the clause, the other constants drop out.
 
     An empty clause (every literal ``False``) is added as ``OR [false]`` with
-    ``false`` the model's literal fixed to 0: the model is then infeasible, as it
-    should be.
+    ``false`` the model's literal fixed to 0 (its constant 0 when not given): the
+    model, or the case ``when`` describes, is then infeasible, as it should be.
     """
+    cond = []
+    for lit in when:
+        if lit is False:
+            return
+        if lit is not True:
+            cond.append(lit)
     out = []
     for lit in lits:
         if lit is True:
@@ -55,15 +85,48 @@ def clause(model: cp_model.CpModel, lits: Iterable[Lit], false: cp_model.IntVar)
         if lit is False:
             continue
         out.append(lit)
-    model.add_bool_or(out or [false])
+    if not out:
+        out = [model.new_constant(0) if false is None else false]
+    model.add_bool_or(out).only_enforce_if(cond)
+
+
+def any_of(model: cp_model.CpModel, lits: Iterable[Lit], name: str) -> Lit:
+    """A literal equal to ``OR lits`` (reified both ways); constants fold away."""
+    rest = live(lits)
+    if any(lit is True for lit in rest):
+        return True
+    if not rest:
+        return False
+    if len(rest) == 1:
+        return rest[0]
+    lit = model.new_bool_var(name)
+    model.add_bool_or(rest).only_enforce_if(lit)
+    for x in rest:
+        model.add_implication(x, lit)
+    return lit
+
+
+def gated(model: cp_model.CpModel, flag: Lit, expr: cp_model.LinearExprT, top: int,
+          name: str) -> cp_model.LinearExprT:
+    """``expr`` when ``flag`` holds, else 0 (``expr`` lies in ``0…top``)."""
+    if flag is False:
+        return 0
+    var = model.new_int_var(0, top, name)
+    if flag is True:
+        model.add(var == expr)
+    else:
+        model.add(var == expr).only_enforce_if(flag)
+        model.add(var == 0).only_enforce_if(~flag)
+    return var
 
 
 def at_least(model: cp_model.CpModel, expr: cp_model.LinearExprT, threshold: int,
-             most: int, name: str) -> Lit:
-    """A literal for ``expr >= threshold``, where ``expr`` lies in ``0…most``."""
+             most: int | None, name: str) -> Lit:
+    """A literal for ``expr >= threshold``, where ``expr`` lies in ``0…most`` (``most``
+    None: no upper bound known, only a threshold of at most 0 folds)."""
     if threshold <= 0:
         return True
-    if threshold > most:
+    if most is not None and threshold > most:
         return False
     lit = model.new_bool_var(name)
     model.add(expr >= threshold).only_enforce_if(lit)

@@ -30,11 +30,13 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
+from solver.cpsat.constraints import Lit, live
 from solver.cpsat.objectives import Goal, Lexicographic, lexicographic
 from solver.terra_nova_kosmos.model.geometry import Geometry
 from solver.terra_nova_kosmos.model.last_round import (
     KINDS,
     Builder,
+    Num,
     State,
     Step,
     Unsupported,
@@ -66,16 +68,16 @@ class BestRound:
     geometry: Geometry
     steps: list[Step]
     states: list[State]
-    value: Any
-    points: Any
-    leftover: Any
-    given: Any
-    turns: Any
-    takes: dict[int, dict[str, Any]]
+    value: Num
+    points: Num
+    leftover: Num
+    given: Num
+    turns: Num
+    takes: dict[int, dict[str, Lit]]
     """Per step that may pass: display tile → "taken" Boolean."""
-    answer: list[Any]
+    answer: list[Lit]
     """The Booleans that make up a line (for uniqueness checks)."""
-    closing: Any = 0
+    closing: Num = 0
     """Druiden: power triples exchanged for VP after the pass (all there are)."""
     pass_tile: str | None = None
     """Unused (the tile is a variable); :func:`read_line` of last-round expects it."""
@@ -99,13 +101,13 @@ class _BestRoundBuilder(Builder):
         if objective not in OBJECTIVES:
             raise ValueError(f"unknown objective {objective!r}")
         self.goal = objective
-        self.takes: dict[int, dict[str, Any]] = {}
+        self.takes: dict[int, dict[str, Lit]] = {}
         super().__init__(position, check)
 
     def refusal(self, position: Position) -> str | None:
         return refusal(position)
 
-    def pass_income(self, t: int, step: Step) -> Any:
+    def pass_income(self, t: int, step: Step) -> Num:
         """One "taken" Boolean per display tile; the coins of the tile taken."""
         passing = step.kind["pass"]
         if passing is False:
@@ -115,7 +117,7 @@ class _BestRoundBuilder(Builder):
         self.takes[t] = takes
         return sum(coins * takes[tile] for tile, coins in self.p.bonus_display)
 
-    def given(self) -> Any:
+    def given(self) -> Num:
         """Tokens moved in the other players' bowls by what P's building gives them."""
         terms = []
         for colour in self.p.colours:
@@ -133,7 +135,7 @@ class _BestRoundBuilder(Builder):
         self.round_limits()
         end = self.states[-1]
         bowls = self.passed_bowls(end)
-        closing: Any = 0
+        closing: Num = 0
         if self.fid == "druiden":
             closing = m.new_int_var(0, POWER_TOKENS // DRUID_TRIPLE[0], "closing_triples")
             three = m.new_int_var(0, POWER_TOKENS, "three_after_pass")
@@ -146,11 +148,10 @@ class _BestRoundBuilder(Builder):
         leftover = m.new_int_var(0, top, "leftover")
         m.add(leftover == end.money + bowls[2] - DRUID_TRIPLE[0] * closing)
         given = self.given()
-        turns = sum(1 - s.kind["idle"] if s.kind["idle"] is not False else 1
-                    for s in self.steps)
+        turns = self.turns()
         spans = [top, 2 * POWER_TOKENS * (len(self.p.players) - 1), self.T]
         if self.goal == "max-points":
-            value: Any = points
+            value: Num = points
             goals = [Goal(points, "max"), Goal(top - leftover, "min", spans[0])]
         else:
             value = m.new_int_var(0, MONEY_PER_VP * BIG + top, "value")
@@ -159,8 +160,9 @@ class _BestRoundBuilder(Builder):
         goals += [Goal(given, "min", spans[1]), Goal(turns, "min", spans[2])]
         goal = lexicographic(goals)
         m.maximize(goal.expr)
-        answer = [x for s in self.steps for d in vars(s).values() if isinstance(d, dict)
-                  for x in d.values() if not isinstance(x, bool)]
+        answer = [x for s in self.steps
+                  for d in (s.kind, *s.choices(), s.found, s.tiles) for x in live(d.values())
+                  if x is not True]
         answer += [x for takes in self.takes.values() for x in takes.values()]
         return BestRound(self.p, m, goal, self.goal, self.g, self.steps, self.states,
                          value, points, leftover, given, turns, self.takes, answer, closing)

@@ -25,10 +25,13 @@ State ``0…T`` (before step 1, after step t) and an action per step ``1…T``:
   then the number of turns — one :func:`solver.cpsat.objectives.lexicographic`.
 
 The package: :mod:`.parts` holds the variables of a step and a state and the built
-model; :mod:`.builder` builds it in a fixed order, one method per rule, with the rule
-families it inherits from :mod:`.towns`, :mod:`.economy` (shipping, money, power and
-the points of a step) and :mod:`.ending` (once-per-round limits, the pass, final
-scoring, the objective); :mod:`.reading` turns a solution into turns.
+model; :mod:`.core` the position's facts, the model being built and the encodings the
+rule families share; :mod:`.builder` builds the model in a fixed order, one method
+per rule, with the rule families :mod:`.towns`, :mod:`.economy` (shipping, money,
+power and the points of a step) and :mod:`.ending` (once-per-round limits, the pass,
+final scoring, the objective), each an extension of :class:`.core.Core`;
+:mod:`.reading` turns a solution into turns. Components are labelled with
+:mod:`solver.cpsat.connectivity`.
 """
 
 from solver.terra_nova_kosmos.model.last_round.builder import Builder, build_last_round
@@ -37,6 +40,7 @@ from solver.terra_nova_kosmos.model.last_round.parts import (
     DIGS,
     KINDS,
     LastRound,
+    Num,
     State,
     Step,
     Unsupported,
@@ -50,6 +54,6 @@ from solver.terra_nova_kosmos.model.last_round.reading import (
     read_line,
 )
 
-__all__ = ["BRIDGING", "DIGS", "KINDS", "Builder", "LastRound", "Predicted", "State", "Step",
+__all__ = ["BRIDGING", "DIGS", "KINDS", "Builder", "LastRound", "Num", "Predicted", "State", "Step",
            "Unsupported", "build_last_round", "hint_passing_at_once", "is_on", "plan",
            "predicted", "read_line"]

@@ -4,15 +4,8 @@ then one step per action, then the end (:meth:`Ending.finish`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
-from ortools.sat.python import cp_model
-
-from solver.cpsat.constraints import negate
-from solver.terra_nova_kosmos.model.geometry import (
-    build_geometry,
-    related_bridges,
-)
+from solver.cpsat.constraints import Lit, as_expr, implies, live, negate, possible
 from solver.terra_nova_kosmos.model.last_round.economy import Economy
 from solver.terra_nova_kosmos.model.last_round.ending import Ending
 from solver.terra_nova_kosmos.model.last_round.parts import (
@@ -21,21 +14,13 @@ from solver.terra_nova_kosmos.model.last_round.parts import (
     FREE_SPADE,
     KINDS,
     LastRound,
+    Num,
     State,
     Step,
-    Unsupported,
 )
 from solver.terra_nova_kosmos.model.last_round.towns import TownRules
-from solver.terra_nova_kosmos.model.scope import horizon as turn_bound
-from solver.terra_nova_kosmos.model.scope import (
-    money_bound,
-    once_specials,
-    range_depth,
-    unsupported,
-)
 from solver.terra_nova_kosmos.position import Position
 from solver.terra_nova_kosmos.rules import (
-    BONUS_TILES,
     BRIDGE_COST,
     BRIDGES,
     FELINE_KONTOR_COST,
@@ -56,164 +41,17 @@ from solver.terra_nova_kosmos.rules import (
 )
 
 
-def _pass_tile(position: Position) -> tuple[str | None, int]:
-    """The tile P takes on passing ([D23]) and its coins: the first with most coins
-    (coins are all a tile is worth after round 5's pass)."""
-    if not position.rules.final_round_swap or not position.bonus_display:
-        return None, 0
-    best = max(coins for _, coins in position.bonus_display)
-    return next(t for t, c in position.bonus_display if c == best), best
-
-
 class Builder(TownRules, Economy, Ending):
-    """Builds the model in a fixed order; one method per rule."""
+    """Builds the last-round model in a fixed order, one method per rule.
 
-    def __init__(self, position: Position, check: Callable[[], None] | None = None):
-        reason = self.refusal(position)
-        if reason:
-            raise Unsupported(reason)
-        self.check = check or (lambda: None)
-        """Called between the building steps (the command's deadline raises there)."""
-        self.p = position
-        self.me = position.to_move
-        self.player = position.player(self.me)
-        self.faction = position.faction(self.me)
-        self.fid = self.player.faction
-        self.mine_bridges = related_bridges(position, self.me)
-        """The bridges on the map that join hexes in P's relations [D4]."""
-        self.reach = BONUS_TILES[self.player.bonus].reach if self.player.bonus else 0
-        self.max_ship = self.faction.max_shipping
-        extra = set()
-        if self.fid == "flaschengeister":
-            extra = {c for c in range(position.grid.size) if position.landscape[c] == "l"}
-        self.edge_possible = (self.fid == "ifrit" and "left" not in self.player.palaces
-                              and position.palaces_left(self.me) > 0)
-        """The Ifrit left palace (and its edge house [D20]) may still be built."""
-        if self.edge_possible:
-            extra |= set(position.board.edge)
-        self.home_letter = {v: k for k, v in LETTER_LANDSCAPE.items()}[self.faction.home]
-        ship = max(self.max_ship, self.player.shipping) + self.reach
-        self.g = build_geometry(position, ship, extra)
-        self.T = self.horizon()
-        # a bound found on more candidates holds for fewer: narrow, then bound again
-        depth = range_depth(position, self.g.size - self.g.own, self.T)
-        self.check()
-        self.g = build_geometry(position, ship, extra, depth)
-        self.T = self.horizon()
-        self.static_links = {self.pair(a, b) for a, b in self.player.links}
-        """Seebären links on the map (node pairs)."""
-        self.river_pairs = self.river_link_pairs()
-        self.m = cp_model.CpModel()
-        self.false = self.m.new_constant(0)
-        self.mmax = money_bound(position, self.g.size - self.g.own)
-        self.tile = (position.round_tiles[position.round - 1]
-                     if len(position.round_tiles) >= position.round else None)
-        self.pass_tile, self.coins = _pass_tile(position)
-        self.town_count: list[Any] = []
-        self.specials = once_specials(position)
-        self.steps: list[Step] = []
-        self.states: list[State] = []
-        self.vp_terms: list[Any] = []
-        self.events: list[tuple[int, Any, list[Any]]] = []
-        """(node, literal, bridges before) of every house built or upgrade: others gain
-        power ([D24])."""
-        self.houses_built: list[tuple[int, Any]] = []
-        self.upgrades: list[Any] = []
-
-    def refusal(self, position: Position) -> str | None:
-        """Why the model cannot take ``position`` (None: it can)."""
-        return unsupported(position)
-
-    def horizon(self) -> int:
-        """The bound on P's turns for the current nodes."""
-        non_home = sum(1 for c in self.g.nodes[self.g.own:]
-                       if self.p.landscape[c] != self.home_letter)
-        return turn_bound(self.p, self.g.size - self.g.own, non_home)
-
-    def pair(self, a: int, b: int) -> tuple[int, int]:
-        """The node pair (smaller first) of two map cells."""
-        i, j = self.g.node(a), self.g.node(b)
-        return (min(i, j), max(i, j))
-
-    def river_link_pairs(self) -> dict[int, list[tuple[int, int]]]:
-        """Seebären with town tiles: per river hex, the node pairs a town over it would
-        link ([D26]: both next to the river hex, not sharing a side, not linked yet)."""
-        if self.fid != "seebaeren" or not self.player.town_tiles:
-            return {}
-        g, grid = self.g, self.p.grid
-        out = {}
-        for r in sorted(self.p.board.river):
-            around = sorted(i for i in (g.node(c) for c in grid.neighbours[r]) if i is not None)
-            pairs = [(i, j) for x, i in enumerate(around) for j in around[x + 1:]
-                     if j not in g.side[i] and (i, j) not in self.static_links]
-            if pairs:
-                out[r] = pairs
-        return out
-
-    # ---- small helpers
-    def bool(self, name: str) -> cp_model.IntVar:
-        """A new Boolean variable."""
-        return self.m.new_bool_var(name)
-
-    def both(self, a: Any, b: Any, name: str) -> Any:
-        """``a AND b`` with constant folding."""
-        if a is False or b is False:
-            return False
-        if a is True:
-            return b
-        if b is True:
-            return a
-        v = self.bool(name)
-        self.m.add_bool_and([a, b]).only_enforce_if(v)
-        self.m.add_bool_or([~a, ~b, v])
-        return v
-
-    def any_of(self, lits: list[Any], name: str) -> Any:
-        """``OR lits`` with constant folding."""
-        lits = [x for x in lits if x is not False]
-        if any(x is True for x in lits):
-            return True
-        if not lits:
-            return False
-        if len(lits) == 1:
-            return lits[0]
-        v = self.bool(name)
-        self.m.add_bool_or(lits).only_enforce_if(v)
-        for x in lits:
-            self.m.add_implication(x, v)
-        return v
-
-    def clause(self, lits: list[Any], when: list[Any]) -> None:
-        """``AND when → OR lits`` (constants folded)."""
-        if any(w is False for w in when) or any(x is True for x in lits):
-            return
-        cond = [w for w in when if w is not True]
-        lits = [x for x in lits if x is not False]
-        self.m.add_bool_or(lits or [self.false]).only_enforce_if(cond)
-
-    @staticmethod
-    def lin(lits: list[Any]) -> Any:
-        """The sum of literals, constants (True/False) counted as 1/0."""
-        return sum((1 if x is True else 0) if isinstance(x, bool) else x for x in lits)
-
-    def reify_ge(self, expr: Any, k: int, name: str) -> Any:
-        """A Boolean equal to ``expr >= k``."""
-        v = self.bool(name)
-        self.m.add(expr >= k).only_enforce_if(v)
-        self.m.add(expr <= k - 1).only_enforce_if(~v)
-        return v
-
-    def gain(self, bowls: tuple[Any, Any, Any], amount: Any, name: str
-             ) -> tuple[Any, Any, Any]:
-        """Bowls after gaining ``amount`` power (I → II, then II → III)."""
-        one, two, three = bowls
-        a = self.m.new_int_var(0, POWER_TOKENS, f"{name}_a")
-        b = self.m.new_int_var(0, POWER_TOKENS, f"{name}_b")
-        self.m.add_min_equality(a, [amount, one])
-        rest = self.m.new_int_var(0, 10 * POWER_TOKENS + self.mmax, f"{name}_r")
-        self.m.add(rest == amount - a)
-        self.m.add_min_equality(b, [rest, two + a])
-        return one - a, two + a - b, three + b
+    The public build API, for models that extend this one (the best round, several
+    rounds): :meth:`initial_state` (the position as state 0), :meth:`step` (the
+    variables and rules of one step and the state after it; it reads the state before
+    it as ``states[-1]``), :meth:`~.ending.Ending.finish` (the round's limits, the
+    final scoring and the objective), and :meth:`build`, which runs them in order.
+    A subclass may override :meth:`~.core.Core.refusal`,
+    :meth:`~.economy.Economy.pass_income` and :meth:`~.ending.Ending.finish`.
+    """
 
     # ---- the position as state 0
     def initial_state(self) -> State:
@@ -227,13 +65,14 @@ class Builder(TownRules, Economy, Ending):
         home = [p.landscape[c] == self.home_letter for c in g.nodes]
         town_cells = self.initial_towns()
         ship = self.player.shipping
-        return State(house, kontor, palace, built, home, [False] * len(g.spots),
-                     self.player.money, tuple(self.player.power), ship,
-                     {},
-                     "left" in self.player.palaces, "right" in self.player.palaces,
-                     [i in town_cells for i in range(g.size)], len(self.player.town_tiles),
-                     False, {**{x: True for x in self.static_links},
-                             **{x: False for ps in self.river_pairs.values() for x in ps}})
+        one, two, three = self.player.power
+        return State(house, kontor, palace, built, home, bridge=[False] * len(g.spots),
+                     money=self.player.money, bowls=(one, two, three), ship=ship,
+                     left="left" in self.player.palaces, right="right" in self.player.palaces,
+                     town=[i in town_cells for i in range(g.size)],
+                     tiles_left=len(self.player.town_tiles), passed=False,
+                     links={**{x: True for x in self.static_links},
+                            **{x: False for ps in self.river_pairs.values() for x in ps}})
 
 
     # ---- the steps
@@ -260,7 +99,7 @@ class Builder(TownRules, Economy, Ending):
         if kind in ("b-spade", "feen-spade", "lake-house", "desert-dig", "free-kontor"):
             return kind in self.specials
         if kind == "inv-kontor":
-            return fid == "erfinderinnen" and (prev.left is not False)
+            return fid == "erfinderinnen" and possible(prev.left)
         if kind == "upgrade-pl":
             return "left" not in self.player.palaces
         if kind == "upgrade-pr":
@@ -275,7 +114,7 @@ class Builder(TownRules, Economy, Ending):
         """The variables and rules of step ``t`` and the state after it."""
         m = self.m
         kind = {k: (self.bool(f"{k}_{t}") if self.available(k, prev) else False) for k in KINDS}
-        m.add_exactly_one([v for v in kind.values() if v is not False])
+        m.add_exactly_one(live(kind.values()))
         passed = self.bool(f"passed_{t}")
         if prev.passed is False:
             m.add(kind["idle"] == 0)
@@ -293,8 +132,8 @@ class Builder(TownRules, Economy, Ending):
         cost = self.cost(t, step, prev, spades)
         self.palaces(t, step, prev, nxt)
         nxt.links = dict(prev.links)
-        self.towns(t, step, nxt)
-        self.river_towns(t, step, nxt)
+        self.towns(t, step, prev, nxt)
+        self.river_towns(t, step, prev, nxt)
         self.take_tiles(t, step, prev, nxt)
         self.shipping(t, step, prev, nxt)
         self.resources(t, step, prev, nxt, cost, spades)
@@ -302,7 +141,7 @@ class Builder(TownRules, Economy, Ending):
         nxt.passed = passed
         return step, nxt
 
-    def personal(self, kind: dict[str, Any], prev: State) -> None:
+    def personal(self, kind: dict[str, Lit], prev: State) -> None:
         """Personal left-palace actions need the palace before the turn ("usable from
         P's next turn"); once per round is summed over the steps in :meth:`finish`."""
         for k in ("feen-spade", "lake-house", "desert-dig", "inv-kontor"):
@@ -311,76 +150,57 @@ class Builder(TownRules, Economy, Ending):
 
     def cells(self, t: int, step: Step, prev: State) -> State:
         """Per-node effects and the new building state."""
-        m, g, kind = self.m, self.g, step.kind
+        g, kind, m = self.g, step.kind, self.m
         house, kontor, palace, built, home = [], [], [], [], []
-        own = g.own
+        upgrades_k = possible(kind["upgrade-k"], kind["free-kontor"])
+        upgrades_p = possible(kind["upgrade-pl"], kind["upgrade-pr"])
+        digs = possible(*(kind[k] for k in DIGS))
         for i in range(g.size):
-            up_k = (self.bool(f"upk_{t}_{i}") if kind["upgrade-k"] is not False
-                    or kind["free-kontor"] is not False else False)
-            up_p = self.bool(f"upp_{t}_{i}") if (kind["upgrade-pl"] is not False
-                                                  or kind["upgrade-pr"] is not False) else False
-            if prev.house[i] is False:
-                up_k = False
-            if prev.kontor[i] is False:
-                up_p = False
+            up_k = (self.bool(f"upk_{t}_{i}") if upgrades_k and possible(prev.house[i])
+                    else False)
+            up_p = (self.bool(f"upp_{t}_{i}") if upgrades_p and possible(prev.kontor[i])
+                    else False)
             step.up_k[i], step.up_p[i] = up_k, up_p
-            if up_k is not False:
-                m.add_implication(up_k, prev.house[i]) if prev.house[i] is not True else None
-            if up_p is not False:
-                m.add_implication(up_p, prev.kontor[i]) if prev.kontor[i] is not True else None
-            if i < own:
-                h = self.next_bool(prev.house[i], [], [up_k], f"h_{t}_{i}")
-                k = self.next_bool(prev.kontor[i], [up_k], [up_p], f"k_{t}_{i}")
-                pl = self.next_bool(prev.palace[i], [up_p], [], f"p_{t}_{i}")
-                house.append(h)
-                kontor.append(k)
-                palace.append(pl)
+            implies(m, up_k, prev.house[i])
+            implies(m, up_p, prev.kontor[i])
+            if i < g.own:
+                house.append(self.next_bool(prev.house[i], [], [up_k], f"h_{t}_{i}"))
+                kontor.append(self.next_bool(prev.kontor[i], [up_k], [up_p], f"k_{t}_{i}"))
+                palace.append(self.next_bool(prev.palace[i], [up_p], [], f"p_{t}_{i}"))
                 built.append(True)
                 home.append(prev.home[i])
                 continue
-            digs = any(kind[k] is not False for k in DIGS)
-            tr = self.bool(f"tr_{t}_{i}") if digs and prev.home[i] is not True else False
-            dig = (self.bool(f"dg_{t}_{i}")
-                   if kind["desert-dig"] is not False and prev.home[i] is not True else False)
+            may_dig = prev.home[i] is not True
+            tr = self.bool(f"tr_{t}_{i}") if digs and may_dig else False
+            dig = self.bool(f"dg_{t}_{i}") if possible(kind["desert-dig"]) and may_dig else False
             hs = self.bool(f"hs_{t}_{i}")
-            inv = self.bool(f"inv_{t}_{i}") if kind["inv-kontor"] is not False else False
-            eg = (self.bool(f"edge_{t}_{i}") if self.edge_possible and kind["upgrade-pl"]
-                  is not False and g.nodes[i] in self.p.board.edge else False)
-            unbuilt = [x for x in (tr, dig, hs, inv, eg) if x is not False]
-            if prev.built[i] is not False:
-                for x in unbuilt:
-                    m.add_implication(x, ~prev.built[i])
+            inv = self.bool(f"inv_{t}_{i}") if possible(kind["inv-kontor"]) else False
+            eg = (self.bool(f"edge_{t}_{i}") if self.edge_possible and possible(
+                kind["upgrade-pl"]) and g.nodes[i] in self.p.board.edge else False)
+            for x in (tr, dig, hs, inv, eg):
+                implies(m, x, negate(prev.built[i]))
             for x in (tr, dig):
-                if x is not False and prev.home[i] is not False:
-                    m.add_implication(x, ~prev.home[i])
+                implies(m, x, negate(prev.home[i]))
             self.clause([prev.home[i], tr, dig, eg], [hs])
             step.tr[i], step.dig[i], step.house[i], step.inv[i] = tr, dig, hs, inv
             step.edge[i] = eg
-            h = self.next_bool(prev.house[i], [hs], [up_k], f"h_{t}_{i}")
-            k = self.next_bool(prev.kontor[i], [up_k, inv], [up_p], f"k_{t}_{i}")
-            pl = self.next_bool(prev.palace[i], [up_p], [], f"p_{t}_{i}")
-            b = self.next_bool(prev.built[i], [hs, inv], [], f"b_{t}_{i}")
+            house.append(self.next_bool(prev.house[i], [hs], [up_k], f"h_{t}_{i}"))
+            kontor.append(self.next_bool(prev.kontor[i], [up_k, inv], [up_p], f"k_{t}_{i}"))
+            palace.append(self.next_bool(prev.palace[i], [up_p], [], f"p_{t}_{i}"))
+            built.append(self.next_bool(prev.built[i], [hs, inv], [], f"b_{t}_{i}"))
             hm = self.next_bool(prev.home[i], [tr, dig], [], f"home_{t}_{i}")
-            if eg is not False:
-                hm = self.any_of([hm, eg], f"home_{t}_{i}e")
-            house.append(h)
-            kontor.append(k)
-            palace.append(pl)
-            built.append(b)
-            home.append(hm)
+            home.append(self.any_of([hm, eg], f"home_{t}_{i}e"))
         self.counts(step)
         self.edge_house(t, step, prev)
-        return State(house, kontor, palace, built, home, [], None, (None, None, None), None,
-                     {}, None, None, [], None, None)
+        return State(house, kontor, palace, built, home)
 
-    def next_bool(self, before: Any, plus: list[Any], minus: list[Any], name: str) -> Any:
+    def next_bool(self, before: Lit, plus: list[Lit], minus: list[Lit], name: str) -> Lit:
         """A state Boolean after adding ``plus`` and removing ``minus`` (linear)."""
-        plus = [x for x in plus if x is not False]
-        minus = [x for x in minus if x is not False]
+        plus, minus = live(plus), live(minus)
         if not plus and not minus:
             return before
         v = self.bool(name)
-        self.m.add(v == self.lin([before]) + sum(plus) - sum(minus))
+        self.m.add(v == as_expr(before) + self.lin(plus) - self.lin(minus))
         return v
 
     def counts(self, step: Step) -> None:
@@ -393,8 +213,7 @@ class Builder(TownRules, Economy, Ending):
         build_opt = self.bool("build_opt")
         family = [k[d] for d in DIGS] + [k["desert-dig"]]
         m.add(build_opt <= self.lin(family))
-        edges = [x for x in step.edge.values() if x is not False]
-        if edges:
+        if live(step.edge.values()):
             step.edge_house = self.bool("edge_house")
         m.add(self.lin(list(step.house.values()))
               == self.lin([k["build"], k["lake-house"], step.edge_house]) + build_opt)
@@ -403,7 +222,7 @@ class Builder(TownRules, Economy, Ending):
                                                                k["free-kontor"]]))
         m.add(self.lin(list(step.up_p.values()))
               == self.lin([k["upgrade-pl"], k["upgrade-pr"]]))
-        any_family = self.any_of([x for x in family if x is not False], "family")
+        any_family = self.any_of(family, "family")
         for i, hs in step.house.items():
             # a house after a transformation goes on the transformed hex
             self.clause([step.tr[i], step.dig[i]], [hs, any_family])
@@ -411,15 +230,14 @@ class Builder(TownRules, Economy, Ending):
     def edge_house(self, t: int, step: Step, prev: State) -> None:
         """The Ifrit left palace may make one unbuilt edge hex home, no range needed, and
         puts a free house on it when a house is left ([D20])."""
-        edges = [x for x in step.edge.values() if x is not False]
+        edges = live(step.edge.values())
         if not edges:
             return
         m = self.m
         m.add(sum(edges) <= step.kind["upgrade-pl"])
         m.add(step.edge_house <= sum(edges))
         for i, eg in step.edge.items():
-            if eg is not False:
-                self.clause([step.house[i]], [eg, step.edge_house])
+            self.clause([step.house[i]], [eg, step.edge_house])
         full = self.reify_ge(self.lin(prev.house), HOUSES, f"full_{t}")
         self.clause([full, step.edge_house], edges[:1] if len(edges) == 1
                     else [self.any_of(edges, f"anyedge_{t}")])
@@ -428,45 +246,22 @@ class Builder(TownRules, Economy, Ending):
         """Bridges placed by the step: on free spots next to a P building."""
         m, g = self.m, self.g
         kinds = [step.kind[b] for b in BRIDGING]
-        if all(x is False for x in kinds):
+        if not possible(*kinds):
             nxt.bridge = list(prev.bridge)
             return
         for s, (a, b) in enumerate(g.spots):
             ia, ib = g.node(a), g.node(b)
             ends = [prev.built[x] for x in (ia, ib) if x is not None]
-            if prev.bridge[s] is True or all(e is False for e in ends):
+            if prev.bridge[s] is True or not possible(*ends):
                 step.bridge[s] = False
                 continue
             v = self.bool(f"br_{t}_{s}")
-            if prev.bridge[s] is not False:
-                m.add_implication(v, ~prev.bridge[s])
+            implies(m, v, negate(prev.bridge[s]))
             self.clause(ends, [v])
             step.bridge[s] = v
-        m.add(self.lin([x for x in step.bridge.values()]) == self.lin(kinds))
+        m.add(self.lin(list(step.bridge.values())) == self.lin(kinds))
         nxt.bridge = [self.next_bool(prev.bridge[s], [step.bridge.get(s, False)], [],
                                      f"bridge_{t}_{s}") for s in range(len(g.spots))]
-
-    def link(self, i: int, j: int, bridge: list[Any], ship_at_least: dict[int, Any],
-             reach: int) -> Any:
-        """Hex j is in range of a building on node i in a state: side, bridge or
-        shipping over ≤ S + ``reach`` river hexes."""
-        g = self.g
-        if j in g.side[i] or (min(i, j), max(i, j)) in g.old_bridges:
-            return True
-        lits = []
-        a, b = g.nodes[i], g.nodes[j]
-        for s, spot in enumerate(g.spots):
-            if spot == (min(a, b), max(a, b)):
-                lits.append(bridge[s])
-        hops = g.hops[i].get(j)
-        if hops is not None:
-            need = hops - reach
-            if need <= 0:
-                return True
-            if need <= self.player.shipping:
-                return True
-            lits.append(ship_at_least.get(need, False))
-        return self.any_of(lits, f"link_{i}_{j}")
 
     def range_rules(self, t: int, step: Step, prev: State) -> None:
         """Targets of building and transforming are in range before the action;
@@ -474,7 +269,7 @@ class Builder(TownRules, Economy, Ending):
         g, kind = self.g, step.kind
         lake = kind["lake-house"]
         for j in range(g.own, g.size):
-            needs = [x for x in (step.tr[j], step.inv[j]) if x is not False]
+            needs = live([step.tr[j], step.inv[j]])
             house_need = step.house[j]
             edge = step.edge.get(j, False)
             if not needs and house_need is False:
@@ -490,8 +285,7 @@ class Builder(TownRules, Economy, Ending):
             for x in needs:
                 self.clause(support, [x])
             self.clause(support + [edge], [house_need, negate(lake)])
-            if step.dig[j] is not False:
-                self.clause([prev.built[i] for i in g.side[j]], [step.dig[j]])
+            self.clause([prev.built[i] for i in g.side[j]], [step.dig[j]])
 
     def supply(self, step: Step, prev: State, nxt: State) -> None:
         """Pieces come from the tableau; one palace per side."""
@@ -500,7 +294,7 @@ class Builder(TownRules, Economy, Ending):
         m.add(self.lin(nxt.kontor) <= KONTORE)
         m.add(self.lin(nxt.palace) <= PALACES)
 
-    def spades(self, t: int, step: Step, prev: State) -> Any:
+    def spades(self, t: int, step: Step, prev: State) -> Num:
         """Spades used by the step (transformations with spades only, [D13])."""
         terms = []
         for i, tr in step.tr.items():
@@ -510,17 +304,16 @@ class Builder(TownRules, Economy, Ending):
             terms.append(base * tr)
             if base == 2 and self.fid == "golems":
                 terms.append(-1 * self.lin([self.both(tr, prev.left, f"gol_{t}_{i}")]))
-                if step.kind["pa-spade2x2"] is not False:
-                    self.clause([prev.left], [tr, step.kind["pa-spade2x2"]])
-            elif base == 2 and step.kind["pa-spade2x2"] is not False:
+                self.clause([prev.left], [tr, step.kind["pa-spade2x2"]])
+            elif base == 2:
                 self.clause([], [tr, step.kind["pa-spade2x2"]])
         return sum(terms)
 
-    def cost(self, t: int, step: Step, prev: State, spades: Any) -> Any:
+    def cost(self, t: int, step: Step, prev: State, spades: Num) -> Num:
         """Money the action costs (paid before it, with the exchange)."""
         m, k = self.m, step.kind
         free = self.lin([k[x] for x in FREE_SPADE])
-        pa2 = [x for x in (k["pa-spade2"], k["pa-spade2x2"]) if x is not False]
+        pa2 = live([k["pa-spade2"], k["pa-spade2x2"]])
         unpaid = m.new_int_var(0, 4, f"unpaid_{t}")
         if pa2:
             any_pa2 = self.any_of(pa2, f"pa2_{t}")
@@ -537,11 +330,11 @@ class Builder(TownRules, Economy, Ending):
                 + PALACE_COST * self.lin([k["upgrade-pl"], k["upgrade-pr"]])
                 + SHIP_COST * self.lin([k["ship"]]) + BRIDGE_COST * self.lin([k["bridge"]]))
 
-    def foreign(self, i: int, bridge: list[Any]) -> Any:
+    def foreign(self, i: int, bridge: list[Lit]) -> Lit:
         """Node i's hex is adjacent to a building of another faction (neutral too)."""
         p, g = self.p, self.g
         cell = g.nodes[i]
-        lits: list[Any] = []
+        lits: list[Lit] = []
         near = set(p.grid.neighbours[cell])
         near |= {b if a == cell else a for a, b in self.mine_bridges if cell in (a, b)}
         if any(p.buildings[x] is not None and p.buildings[x].owner != self.me for x in near):
@@ -553,7 +346,7 @@ class Builder(TownRules, Economy, Ending):
                     lits.append(bridge[s])
         return self.any_of(lits, f"foreign_{i}")
 
-    def kontor_cost(self, t: int, step: Step, prev: State) -> Any:
+    def kontor_cost(self, t: int, step: Step, prev: State) -> Num:
         """Money an upgrade to a Kontor costs (cheaper next to another faction; Feline's
         prices once its left palace stands)."""
         m = self.m
@@ -576,7 +369,7 @@ class Builder(TownRules, Economy, Ending):
                     price = ((FELINE_KONTOR_COST_NEIGHBOUR if nbv else FELINE_KONTOR_COST)
                              if pv else (KONTOR_COST_NEIGHBOUR if nbv else KONTOR_COST))
                     cond = [up] + ([step.kind["upgrade-k"]]
-                                   if step.kind["free-kontor"] is not False else [])
+                                   if possible(step.kind["free-kontor"]) else [])
                     for lit, val in ((nb, nbv), (pal, pv)):
                         if not isinstance(lit, bool):
                             cond.append(lit if val else ~lit)
@@ -586,13 +379,11 @@ class Builder(TownRules, Economy, Ending):
     def palaces(self, t: int, step: Step, prev: State, nxt: State) -> None:
         """One palace per side; the left and right flags follow the upgrades."""
         k = step.kind
-        for side, kind in (("left", "upgrade-pl"), ("right", "upgrade-pr")):
-            before = getattr(prev, side)
-            if k[kind] is not False and before is not False:
-                self.m.add_implication(k[kind], ~before) if before is not True \
-                    else self.m.add(k[kind] == 0)
-            setattr(nxt, side, self.next_bool(before, [k[kind]], [], f"{side}_{t}"))
-        if self.fid == "seebaeren" and k["upgrade-pl"] is not False:
+        implies(self.m, k["upgrade-pl"], negate(prev.left))
+        implies(self.m, k["upgrade-pr"], negate(prev.right))
+        nxt.left = self.next_bool(prev.left, [k["upgrade-pl"]], [], f"left_{t}")
+        nxt.right = self.next_bool(prev.right, [k["upgrade-pr"]], [], f"right_{t}")
+        if self.fid == "seebaeren" and possible(k["upgrade-pl"]):
             step.pl_ship = self.bool(f"plship_{t}")
             self.m.add_implication(step.pl_ship, k["upgrade-pl"])
 

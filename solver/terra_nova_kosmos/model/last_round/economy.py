@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from solver.cpsat.constraints import negate
+from solver.cpsat.constraints import Lit, live, negate
+from solver.terra_nova_kosmos.model.last_round.core import Core
 from solver.terra_nova_kosmos.model.last_round.parts import (
     DIGS,
+    Num,
     State,
     Step,
 )
@@ -26,11 +26,10 @@ from solver.terra_nova_kosmos.rules import (
 )
 
 
-class Economy:
-    """Shipping, money, power and step points of :class:`~.builder.Builder` (a part
-    of it: it uses the builder's model, geometry and helpers)."""
+class Economy(Core):
+    """Shipping, money, power and step points of :class:`~.builder.Builder`."""
 
-    def at_least(self, state: State, h: int) -> Any:
+    def at_least(self, state: State, h: int) -> Lit:
         """``shipping ≥ h`` in ``state`` (constant when decided)."""
         if h <= self.player.shipping:
             return True
@@ -42,7 +41,7 @@ class Economy:
         nothing); the track's VP for every space reached."""
         m, k = self.m, step.kind
         top = self.at_least(prev, self.max_ship)
-        moves = [x for x in (k["ship"], k["pa-ship"], step.pl_ship) if x is not False]
+        moves = live([k["ship"], k["pa-ship"], step.pl_ship])
         for x in moves:
             self.clause([negate(top)], [x])
         tship = step.tiles.get("tship", False)
@@ -63,17 +62,17 @@ class Economy:
         now = m.new_int_var(0, cumulative[-1], f"shipcum_{t}")
         m.add_element(ship, cumulative, now)
         if isinstance(prev.ship, int):
-            before: Any = cumulative[prev.ship]
+            before: Num = cumulative[prev.ship]
         else:
             before = m.new_int_var(0, cumulative[-1], f"shipcum0_{t}")
             m.add_element(prev.ship, cumulative, before)
         step.ship_vp, step.ship_steps = now - before, ship - prev.ship
 
-    def resources(self, t: int, step: Step, prev: State, nxt: State, cost: Any,
-                  spades: Any) -> None:
+    def resources(self, t: int, step: Step, prev: State, nxt: State, cost: Num,
+                  spades: Num) -> None:
         """Money and power: exchange the shortfall, pay, gain, collect."""
         m, k = self.m, step.kind
-        rebate: Any = 0
+        rebate: Num = 0
         if self.fid == "ifrit":
             rebate = IFRIT_POWER_REBATE * self.lin(
                 [k[a] for a in (*POWER_ACTIONS, "pa-spade2x2")])
@@ -122,7 +121,7 @@ class Economy:
         m.add(money == prev.money + step.exchange - cost + income)
         nxt.money = money
 
-    def gain_sources(self, step: Step) -> list[Any]:
+    def gain_sources(self, step: Step) -> list[Lit]:
         """Literals of the step's possible power gains for P: town tile ``t8p6``, Kobolde
         spades and palace, the Druiden pass (left palace)."""
         k = step.kind
@@ -131,13 +130,14 @@ class Economy:
             out += [k[d] for d in DIGS] + [k["upgrade-pl"]]
         if self.druid_settlements():
             out.append(k["pass"])
-        return [x for x in out if x is not False]
+        return live(out)
 
-    def pass_income(self, t: int, step: Step) -> Any:
-        """The coins on the tile taken when passing at step ``t``."""
+    def pass_income(self, t: int, step: Step) -> Num:
+        """The coins on the tile taken when passing at step ``t`` (a model of another
+        round overrides it: there the tile is a choice)."""
         return self.coins * self.lin([step.kind["pass"]])
 
-    def step_points(self, t: int, step: Step, prev: State, spades: Any) -> None:
+    def step_points(self, t: int, step: Step, prev: State, spades: Num) -> None:
         """VP during the step: round tile, shipping track, towns, palaces."""
         k = step.kind
         houses = self.lin(list(step.house.values()))
@@ -161,13 +161,12 @@ class Economy:
             if hs is not False:
                 self.houses_built.append((i, hs))
                 self.events.append((i, hs, prev.bridge))
-        for i, up in list(step.up_k.items()) + list(step.up_p.items()) + list(
-                step.inv.items()):
-            if up is not False:
-                self.upgrades.append(up)
-                self.events.append((i, up, prev.bridge))
+        for d in (step.up_k, step.up_p, step.inv):
+            for i, up in d.items():
+                if up is not False:
+                    self.upgrades.append(up)
+                    self.events.append((i, up, prev.bridge))
 
-    def and_sum(self, lits: dict[int, Any], cond: Any, name: str) -> Any:
+    def and_sum(self, lits: dict[int, Lit], cond: Lit, name: str) -> Lit:
         """``cond AND (some of lits)`` (the lits are exclusive)."""
-        return self.both(self.any_of([x for x in lits.values() if x is not False], name + "a"),
-                         cond, name)
+        return self.both(self.any_of(list(lits.values()), name + "a"), cond, name)

@@ -3,16 +3,19 @@ scoring and the objective."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from solver.cpsat.connectivity import reached
+from solver.cpsat.constraints import Lit, gated, live, negate, possible
 from solver.cpsat.objectives import Goal, lexicographic
+from solver.geometry.graph import components
 from solver.terra_nova_kosmos.model.geometry import (
     related_bridges,
     river_hops,
 )
+from solver.terra_nova_kosmos.model.last_round.core import Bowls, Core
 from solver.terra_nova_kosmos.model.last_round.parts import (
     BRIDGING,
     LastRound,
+    Num,
     State,
 )
 from solver.terra_nova_kosmos.position import Position
@@ -49,44 +52,31 @@ def _area_table(sizes: list[int], top: int, players: int) -> tuple[list[int], li
 
 def _largest_group(position: Position, colour: str, shipping: int) -> int:
     """The size of ``colour``'s largest group of buildings connected through range."""
-    cells = set(position.buildings_of(colour))
     bridges = related_bridges(position, colour)
-    seen: set[int] = set()
-    best = 0
-    for start in sorted(cells):
-        if start in seen:
-            continue
-        stack, size = [start], 0
-        seen.add(start)
-        while stack:
-            cell = stack.pop()
-            size += 1
-            near = set(position.grid.neighbours[cell])
-            near |= {b if a == cell else a for a, b in bridges if cell in (a, b)}
-            near |= {x for x, d in river_hops(position, cell).items() if d <= shipping}
-            for nb in near & cells - seen:
-                seen.add(nb)
-                stack.append(nb)
-        best = max(best, size)
-    return best
+
+    def near(cell: int) -> set[int]:
+        out = set(position.grid.neighbours[cell])
+        out |= {b if a == cell else a for a, b in bridges if cell in (a, b)}
+        return out | {x for x, d in river_hops(position, cell).items() if d <= shipping}
+
+    return max((len(c) for c in components(position.buildings_of(colour), near)),
+               default=0)
 
 
-class Ending:
-    """The end of :class:`~.builder.Builder`'s model (a part of it: it uses the
-    builder's model, geometry and helpers)."""
+class Ending(Core):
+    """The end of :class:`~.builder.Builder`'s model."""
 
     def round_limits(self) -> None:
         """Once-per-round actions at most once, bridges from the supply, and the implied
         cut on towns (disjoint sets of ≥ 4 buildings)."""
         m = self.m
         for kind in [*POWER_ACTIONS, *self.specials]:
-            uses = [s.kind[kind] for s in self.steps if s.kind.get(kind, False) is not False]
+            uses = live(s.kind.get(kind, False) for s in self.steps)
             if kind == "pa-spade2":
-                uses += [s.kind["pa-spade2x2"] for s in self.steps
-                         if s.kind["pa-spade2x2"] is not False]
+                uses += live(s.kind["pa-spade2x2"] for s in self.steps)
             if uses:
                 m.add(sum(uses) <= 1)
-        bridging = [s.kind[b] for s in self.steps for b in BRIDGING if s.kind[b] is not False]
+        bridging = live(s.kind[b] for s in self.steps for b in BRIDGING)
         if bridging:
             m.add(sum(bridging) <= BRIDGES - len(self.player.bridges))
         end = self.states[-1]
@@ -96,13 +86,12 @@ class Ending:
             old = sum(1 for x in self.states[0].town if x)
             m.add(TOWN_MIN_BUILDINGS * towns <= self.lin(end.built) - old)
 
-    def passed_bowls(self, end: State) -> tuple[Any, Any, Any]:
+    def passed_bowls(self, end: State) -> Bowls:
         """P's bowls after the pass: the Druiden left palace's 2 power per settlement."""
         if not self.druid_settlements():
             return end.bowls
-        root = self.components(self.T + 1, end, end)[0]
-        settlements = self.lin([r for r in root if r is not False])
-        power = self.when(end.left, 2 * settlements, 2 * self.g.size, "druid_pass_power")
+        settlements = self.lin(self.settlements(self.T + 1, end, end).root)
+        power = gated(self.m, end.left, 2 * settlements, 2 * self.g.size, "druid_pass_power")
         return self.gain(end.bowls, power, "druid_pass")
 
     def finish(self) -> LastRound:
@@ -124,8 +113,7 @@ class Ending:
         value = m.new_int_var(-10 ** 6, 10 ** 6, "value")
         m.add(value == mine + area_me)
         theirs = area_them + sum(self.other_score(c) for c in others)
-        turns = sum(1 - s.kind["idle"] if s.kind["idle"] is not False else 1
-                    for s in self.steps)
+        turns = self.turns()
         # the others' scores lie in [base, base + span]: P's building only adds to
         # their money and bowls; a player's money VP grows by at most
         # (8 tokens + Feline's 2 per upgrade) / 3 + 1, Druiden triples by 2
@@ -137,19 +125,20 @@ class Ending:
                               Goal(turns, "min", self.T)])
         m.maximize(goal.expr)
         answer = [v for s in self.steps for v in (
-            [x for x in s.kind.values() if x is not False]
-            + [x for d in (s.tr, s.dig, s.house, s.up_k, s.up_p, s.inv, s.edge, s.bridge,
-                           s.river) for x in d.values() if x is not False]
-            + ([s.pl_ship] if s.pl_ship is not False else [])
-            + list(s.tiles.values()))]
+            live(s.kind.values()) + live(x for d in s.choices() for x in d.values())
+            + live([s.pl_ship]) + list(s.tiles.values()))]
         return LastRound(self.p, m, goal, self.g, self.steps, self.states, value, theirs,
                          turns, self.pass_tile, answer)
 
-    def pass_points(self, end: State) -> Any:
+    def turns(self) -> Num:
+        """P's turns: the steps that are not idle (the pass included)."""
+        return sum(1 - s.kind["idle"] if possible(s.kind["idle"]) else 1 for s in self.steps)
+
+    def pass_points(self, end: State) -> Num:
         """VP on passing: the held bonus tile, Golems, Feline's right palace."""
         m = self.m
         bonus = BONUS_TILES[self.player.bonus] if self.player.bonus else None
-        vp: Any = 0
+        vp: Num = 0
         per = {"house": self.lin(end.house), "kontor": self.lin(end.kontor),
                "palace": self.lin(end.palace), "shipping": self.pass_shipping(end)}
         if bonus and bonus.pass_per:
@@ -159,47 +148,36 @@ class Ending:
             m.add_element(per["kontor"], [GOLEMS_PASS_VP[k] for k in range(KONTORE + 1)],
                           golems)
             vp = vp + golems
-        if self.fid == "feline" and end.right is not False:
+        if self.fid == "feline" and possible(end.right):
             inland = self.lin([b for i, b in enumerate(end.built)
                                if self.g.nodes[i] not in self.p.board.river_adjacent])
-            vp = vp + self.when(end.right, inland, self.g.size, "feline_pass")
-        if self.fid == "ifrit" and end.right is not False:
-            vp = vp + self.when(end.right, self.edge_settlements(end), self.g.size,
-                                "ifrit_pass")
+            vp = vp + gated(m, end.right, inland, self.g.size, "feline_pass")
+        if self.fid == "ifrit" and possible(end.right):
+            vp = vp + gated(m, end.right, self.edge_settlements(end), self.g.size,
+                            "ifrit_pass")
         return vp
 
-    def pass_shipping(self, end: State) -> Any:
+    def pass_shipping(self, end: State) -> Num:
         """The track value when P passes: a Seebären river town after the pass may still
         move it (``tship``), after the bonus tile has scored."""
         if not self.river_pairs:
             return end.ship
         v = self.m.new_int_var(0, self.max_ship, "pass_ship")
         for step, before in zip(self.steps, self.states, strict=False):
-            if step.kind["pass"] is not False:
+            if possible(step.kind["pass"]):
                 self.m.add(v == before.ship).only_enforce_if(step.kind["pass"])
         return v
 
-    def when(self, flag: Any, expr: Any, top: int, name: str) -> Any:
-        """A variable equal to ``expr`` when ``flag`` holds, else 0."""
-        if flag is False:
-            return 0
-        v = self.m.new_int_var(0, top, name)
-        if flag is True:
-            self.m.add(v == expr)
-        else:
-            self.m.add(v == expr).only_enforce_if(flag)
-            self.m.add(v == 0).only_enforce_if(~flag)
-        return v
-
-    def edge_settlements(self, end: State) -> Any:
+    def edge_settlements(self, end: State) -> Num:
         """Ifrit right palace: P's settlements ([D28]: components by hex side or bridge)
         with at least one building on an edge hex ([D3])."""
         edge = self.p.board.edge
         on_edge = [self.lin([end.built[i]]) if c in edge else 0
                    for i, c in enumerate(self.g.nodes)]
-        root, *_, extras = self.components(self.T + 1, end, end, on_edge)
-        out = []
-        for i, r in enumerate(root):
+        comps = self.settlements(self.T + 1, end, end, on_edge)
+        extras = comps.sums[3]
+        out: list[Lit] = []
+        for i, r in enumerate(comps.root):
             if r is not False and self.g.nodes[i] in edge:
                 out.append(r)
             elif r is not False:
@@ -207,7 +185,7 @@ class Ending:
                                      f"edgeroot_{i}"))
         return self.lin(out)
 
-    def money_points(self, money: Any, three: Any, druid: bool, name: str) -> Any:
+    def money_points(self, money: Num, three: Num, druid: bool, name: str) -> Num:
         """``(money + bowl III) // 3``; Druiden first turn triples into 2 VP each
         ([D32]), which comes to ``III // 3`` more."""
         m = self.m
@@ -221,36 +199,26 @@ class Ending:
         m.add_division_equality(triples, three, 3)
         return vp + triples
 
-    def area_group(self, end: State) -> Any:
+    def area_group(self, end: State) -> Num:
         """The size of a group of P's final buildings connected through range (final
-        shipping, no ``b-reach``): one root, every other member next to a member of
-        smaller rank. Maximising the score makes it the largest group."""
+        shipping, no ``b-reach``): one root, the smallest node picked, every other
+        member reached from it. Maximising the score makes it the largest group."""
         m, g = self.m, self.g
         n = g.size
         pick = [self.both(end.built[i], self.bool(f"g_{i}"), f"gp_{i}")
                 if end.built[i] is not True else self.bool(f"g_{i}") for i in range(n)]
         root = [self.bool(f"groot_{i}") for i in range(n)]
-        rank = [m.new_int_var(0, n - 1, f"grank_{i}") for i in range(n)]
         m.add_exactly_one(root)
         for i in range(n):
             m.add_implication(root[i], pick[i])
-            m.add(rank[i] == 0).only_enforce_if(root[i])
             for j in range(i):
-                m.add_bool_or([~root[i], ~pick[j]])
-            support = []
+                m.add_bool_or([negate(root[i]), negate(pick[j])])
+        links: dict[int, list[tuple[int, Lit]]] = {i: [] for i in range(n)}
+        for i in range(n):
             for j in range(n):
-                if j == i or end.built[j] is False:
-                    continue
-                lk = self.link(j, i, end.bridge, end.ship_at_least, 0)
-                if lk is False:
-                    continue
-                sup = self.bool(f"gsup_{i}_{j}")
-                m.add_implication(sup, pick[j])
-                if lk is not True:
-                    m.add_implication(sup, lk)
-                m.add(rank[j] + 1 <= rank[i]).only_enforce_if(sup)
-                support.append(sup)
-            m.add_bool_or([~pick[i], root[i], *support])
+                if j != i and possible(end.built[j]):
+                    links[i].append((j, self.link(j, i, end.bridge, end.ship_at_least, 0)))
+        reached(m, pick, dict(enumerate(root)), links, "group")
         size = m.new_int_var(1, n, "group")
         m.add(size == sum(pick))
         return size
@@ -262,13 +230,13 @@ class Ending:
         vp = (player.money + three) // MONEY_PER_VP
         return vp + (three // 3 if player.faction == "druiden" else 0)
 
-    def other_after(self, colour: str) -> tuple[Any, tuple[Any, Any, Any]]:
+    def other_after(self, colour: str) -> tuple[Num, Bowls]:
         """Another player's money and power bowls after the power (and Feline money)
         P's building gives them ([D24])."""
         m, p, g = self.m, self.p, self.g
         player = p.player(colour)
         two = len(p.players) == 2
-        gain: Any = 0
+        gain: Num = 0
         for i, lit, bridge in self.events:
             cell = g.nodes[i]
             near = set(p.grid.neighbours[cell])
@@ -279,11 +247,11 @@ class Ending:
             for s, (a, b) in enumerate(g.spots):
                 other = b if a == cell else a if b == cell else None
                 if other is not None and p.buildings[other] is not None \
-                        and p.buildings[other].owner == colour and bridge[s] is not False:
+                        and p.buildings[other].owner == colour and possible(bridge[s]):
                     gain = gain + self.lin([self.both(lit, bridge[s], f"ob_{colour}_{i}_{s}")])
         if player.faction == "erfinderinnen":
             gain = gain + (2 if two else 1) * sum(lit for _, lit in self.houses_built)
-        money: Any = player.money
+        money: Num = player.money
         if player.faction == "feline":
             money = money + (2 if two else 1) * sum(self.upgrades)
         total = m.new_int_var(0, 10 * POWER_TOKENS + 4 * self.T * 6, f"gain_{colour}")
@@ -291,7 +259,7 @@ class Ending:
         bowls = self.gain(tuple(player.power), total, f"other_{colour}")
         return money, bowls
 
-    def other_score(self, colour: str) -> Any:
+    def other_score(self, colour: str) -> Num:
         """Another player's final score without area: their VP, money and bowl III
         after what P's building gives them."""
         m, player = self.m, self.p.player(colour)

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from ortools.sat.python import cp_model
 
+from solver.cpsat.constraints import Lit
 from solver.cpsat.objectives import Lexicographic
-from solver.terra_nova_kosmos.model.geometry import (
-    Geometry,
-)
+from solver.terra_nova_kosmos.model.geometry import Geometry
 from solver.terra_nova_kosmos.position import Position
+
+Num = cp_model.LinearExprT
+"""A number of the model: a constant, a variable or a linear expression."""
 
 DIGS = ("terraform", "pa-spade1", "b-spade", "feen-spade", "pa-spade2", "pa-spade2x2")
 """Actions that transform with spades (``pa-spade2x2``: ``pa-spade2`` on two hexes)."""
@@ -28,50 +29,71 @@ class Unsupported(ValueError):
 
 @dataclass
 class Step:
-    """The variables of one step (action t, 1-based)."""
+    """The variables of one step (action t, 1-based). The per-node maps are keyed by
+    node number, ``bridge`` by free bridge spot, ``river`` by river hex, ``found`` by
+    the node whose component founds a town, ``tiles`` by town tile."""
 
-    kind: dict[str, Any]
-    exchange: Any
-    triples: Any = 0
+    kind: dict[str, Lit]
+    """Action kind → chosen (one-hot over the kinds that can occur; ``False``: cannot)."""
+    exchange: Num
+    """Power exchanged 1:1 for money before the action."""
+    triples: Num = 0
     """Druiden: 3 power → 2 VP exchanges before the action (only where a gain follows)."""
-    tr: dict[int, Any] = field(default_factory=dict)
-    dig: dict[int, Any] = field(default_factory=dict)
-    house: dict[int, Any] = field(default_factory=dict)
-    up_k: dict[int, Any] = field(default_factory=dict)
-    up_p: dict[int, Any] = field(default_factory=dict)
-    inv: dict[int, Any] = field(default_factory=dict)
-    edge: dict[int, Any] = field(default_factory=dict)
+    tr: dict[int, Lit] = field(default_factory=dict)
+    """Transformed with spades."""
+    dig: dict[int, Lit] = field(default_factory=dict)
+    """Made home by ``desert-dig``."""
+    house: dict[int, Lit] = field(default_factory=dict)
+    up_k: dict[int, Lit] = field(default_factory=dict)
+    up_p: dict[int, Lit] = field(default_factory=dict)
+    inv: dict[int, Lit] = field(default_factory=dict)
+    edge: dict[int, Lit] = field(default_factory=dict)
     """Ifrit left palace: the edge hex made home (a free house on it if one is left)."""
-    edge_house: Any = False
-    pl_ship: Any = False
+    edge_house: Lit = False
+    pl_ship: Lit = False
     """Seebären left palace: its free shipping step."""
-    river: dict[int, Any] = field(default_factory=dict)
+    river: dict[int, Lit] = field(default_factory=dict)
     """Seebären: river hex → a town founded over it after the action [D26]."""
-    bridge: dict[int, Any] = field(default_factory=dict)
-    found: dict[int, Any] = field(default_factory=dict)
-    tiles: dict[str, Any] = field(default_factory=dict)
+    bridge: dict[int, Lit] = field(default_factory=dict)
+    found: dict[int, Lit] = field(default_factory=dict)
+    tiles: dict[str, Lit] = field(default_factory=dict)
+    ship_vp: Num = 0
+    """VP of the shipping track spaces the step reaches."""
+    ship_steps: Num = 0
+    """Shipping track spaces the step moves."""
+
+    def choices(self) -> list[dict[int, Lit]]:
+        """The per-node, per-spot and per-river-hex choices of the step."""
+        return [self.tr, self.dig, self.house, self.up_k, self.up_p, self.inv, self.edge,
+                self.bridge, self.river]
 
 
 @dataclass
 class State:
-    """The variables of one state (0 = the position)."""
+    """The variables of one state (0 = the position); per node (lists) or per free
+    bridge spot (``bridge``). A step's state is made by :meth:`.builder.Builder.cells`
+    with the buildings, then completed by the rules that follow."""
 
-    house: list[Any]
-    kontor: list[Any]
-    palace: list[Any]
-    built: list[Any]
-    home: list[Any]
-    bridge: list[Any]
-    money: Any
-    bowls: tuple[Any, Any, Any]
-    ship: Any
-    ship_at_least: dict[int, Any]
-    left: Any
-    right: Any
-    town: list[Any]
-    tiles_left: Any
-    passed: Any
-    links: dict[tuple[int, int], Any] = field(default_factory=dict)
+    house: list[Lit]
+    kontor: list[Lit]
+    palace: list[Lit]
+    built: list[Lit]
+    home: list[Lit]
+    """P's home landscape (a house may go there)."""
+    bridge: list[Lit] = field(default_factory=list)
+    money: Num = 0
+    bowls: tuple[Num, Num, Num] = (0, 0, 0)
+    ship: Num = 0
+    ship_at_least: dict[int, Lit] = field(default_factory=dict)
+    """Shipping value h → shipping ≥ h (only the values above the position's)."""
+    left: Lit = False
+    right: Lit = False
+    town: list[Lit] = field(default_factory=list)
+    """In a town."""
+    tiles_left: Num = 0
+    """Town tiles left to take."""
+    passed: Lit = False
+    links: dict[tuple[int, int], Lit] = field(default_factory=dict)
     """Seebären: node pair → linked over the river (an edge of the town graph)."""
 
 
@@ -85,9 +107,9 @@ class LastRound:
     geometry: Geometry
     steps: list[Step]
     states: list[State]
-    value: Any
-    others: Any
-    turns: Any
+    value: Num
+    others: Num
+    turns: Num
     pass_tile: str | None
-    answer: list[Any]
+    answer: list[Lit]
     """The Booleans that make up a line (for uniqueness checks)."""

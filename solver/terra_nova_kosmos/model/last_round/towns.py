@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from solver.cpsat.constraints import negate
-from solver.terra_nova_kosmos.model.last_round.parts import (
-    State,
-    Step,
-)
+from solver.cpsat.connectivity import closed, reached, same_across
+from solver.cpsat.constraints import Lit, as_expr, implies, live, negate, possible
+from solver.geometry.graph import component_of
+from solver.terra_nova_kosmos.model.last_round.core import Core
+from solver.terra_nova_kosmos.model.last_round.parts import Num, State, Step
 from solver.terra_nova_kosmos.rules import (
     SIDE_A,
     TOWN6_MIN_VALUE,
@@ -19,9 +17,8 @@ from solver.terra_nova_kosmos.rules import (
 )
 
 
-class TownRules:
-    """The town rules of :class:`~.builder.Builder` (a part of it: it uses the
-    builder's model, geometry and helpers)."""
+class TownRules(Core):
+    """The town rules of :class:`~.builder.Builder`."""
 
     def initial_towns(self) -> set[int]:
         """Node numbers of P's buildings in a component holding a town."""
@@ -35,15 +32,10 @@ class TownRules:
         edges = self.town_edges_static()
         out: set[int] = set()
         for start in range(g.own):
-            seen, stack = {start}, [start]
-            while stack:
-                i = stack.pop()
-                for j in edges.get(i, ()):
-                    if j < g.own and j not in seen:
-                        seen.add(j)
-                        stack.append(j)
-            if seen & marks:
-                out |= seen
+            if start not in out:
+                seen = component_of(start, lambda i: [j for j in edges[i] if j < g.own])
+                if seen & marks:
+                    out |= seen
         return out
 
     def town_edges_static(self) -> dict[int, list[int]]:
@@ -56,11 +48,6 @@ class TownRules:
             edges[j].append(i)
         return edges
 
-    def druid_settlements(self) -> bool:
-        """Druiden with a left palace (built or still buildable) count settlements."""
-        return self.fid == "druiden" and ("left" in self.player.palaces
-                                          or self.p.palaces_left(self.me) > 0)
-
     def several_towns_possible(self) -> bool:
         """A step may found several towns at once, so every step labels all components:
         the side-A right palace may still be built (``TOWN6``), or the Ifrit left
@@ -69,14 +56,12 @@ class TownRules:
                  and self.p.palaces_left(self.me) > 0)
         return town6 or self.edge_possible
 
-    def anchored_towns(self, t: int, step: Step, nxt: State, tiles: list[str]) -> None:
+    def anchored_towns(self, t: int, step: Step, prev: State, nxt: State) -> None:
         """Towns when only the component of the changed building can newly qualify (no
         ``TOWN6`` palace to come): that component is the set of buildings reached from
         the *anchor* (the hex built on or upgraded, or the bridge's end with P's
-        building) — closed under edges, every member but the anchor next to a member
-        of smaller rank."""
+        building) and closed under the town graph's edges."""
         m, g = self.m, self.g
-        prev = self.states[-1]
         n = g.size
         anchor = self.anchors(t, step, prev)
         if not anchor:
@@ -84,45 +69,28 @@ class TownRules:
             self.town_count.append(0)
             return
         edges = self.town_edges(nxt)
-        member = [self.bool(f"mem_{t}_{i}") if nxt.built[i] is not False else False
-                  for i in range(n)]
-        rank = [m.new_int_var(0, n - 1, f"mrank_{t}_{i}") for i in range(n)]
+        member: list[Lit] = [self.bool(f"mem_{t}_{i}") if possible(nxt.built[i]) else False
+                             for i in range(n)]
         for i in range(n):
-            if member[i] is False:
-                continue
-            if nxt.built[i] is not True:
-                m.add_implication(member[i], nxt.built[i])
-            a = anchor.get(i, False)
-            if a is not False:
-                m.add_implication(a, member[i])
-            support = []
-            for j, e in edges[i]:
-                if member[j] is False:
-                    continue
-                self.clause([member[j]], [member[i], nxt.built[j], e])
-                sup = self.bool(f"msup_{t}_{i}_{j}")
-                for x in (member[j], e):
-                    if x is not True:
-                        m.add_implication(sup, x)
-                m.add(rank[j] + 1 <= rank[i]).only_enforce_if(sup)
-                support.append(sup)
-            self.clause(support + ([a] if a is not False else []), [member[i]])
+            implies(m, member[i], nxt.built[i])
+            implies(m, anchor.get(i, False), member[i])
+        closed(m, member, nxt.built, edges)
+        reached(m, member, anchor, edges, f"town{t}")
         worth = []
         for i in range(n):
             if member[i] is False:
                 continue
             v = m.new_int_var(0, 3, f"mval_{t}_{i}")
-            own_value = (TOWN_VALUE["house"] * self.lin([nxt.house[i]])
-                         + TOWN_VALUE["kontor"] * self.lin([nxt.kontor[i]])
-                         + TOWN_VALUE["palace"] * self.lin([nxt.palace[i]]))
+            own_value = (TOWN_VALUE["house"] * as_expr(nxt.house[i])
+                         + TOWN_VALUE["kontor"] * as_expr(nxt.kontor[i])
+                         + TOWN_VALUE["palace"] * as_expr(nxt.palace[i]))
             m.add(v == own_value).only_enforce_if(member[i])
-            m.add(v == 0).only_enforce_if(~member[i])
+            m.add(v == 0).only_enforce_if(negate(member[i]))
             worth.append(v)
         olds = [self.both(member[i], prev.town[i], f"mold_{t}_{i}") for i in range(n)]
         fresh = self.bool(f"mfresh_{t}")
-        for o in olds:
-            if o is not False:
-                self.clause([negate(o)], [fresh])
+        for o in live(olds):
+            self.clause([negate(o)], [fresh])
         self.clause(olds, [negate(fresh)])
         big = self.reify_ge(self.lin(member), TOWN_MIN_BUILDINGS, f"mbig_{t}")
         rich = self.reify_ge(sum(worth), self.threshold_const(), f"mrich_{t}")
@@ -142,39 +110,38 @@ class TownRules:
                     for i in range(n)]
         self.town_count.append(found)
 
-    def next_town(self, before: Any, member: Any, grow: Any, name: str) -> Any:
+    def next_town(self, before: Lit, member: Lit, grow: Lit, name: str) -> Lit:
         """In a town after the step: before, or in the grown component of a town."""
         if member is False or before is True:
             return before
         v = self.bool(name)
         joined = self.both(member, grow, name + "j")
-        self.m.add_bool_or([x for x in (before, joined) if x is not False]).only_enforce_if(v)
-        for x in (before, joined):
-            if x is not False:
-                self.m.add_implication(x, v)
+        self.m.add_bool_or(live([before, joined])).only_enforce_if(v)
+        for x in live([before, joined]):
+            self.m.add_implication(x, v)
         return v
 
-    def anchors(self, t: int, step: Step, prev: State) -> dict[int, Any]:
+    def anchors(self, t: int, step: Step, prev: State) -> dict[int, Lit]:
         """Node → literal: this node's component is the one the step changes."""
         g = self.g
-        out: dict[int, list[Any]] = {}
+        out: dict[int, list[Lit]] = {}
         for d in (step.house, step.up_k, step.up_p, step.inv):
             for i, x in d.items():
-                if x is not False:
+                if possible(x):
                     out.setdefault(i, []).append(x)
         for s, x in step.bridge.items():
             if x is False:
                 continue
             a, b = (g.node(c) for c in g.spots[s])
-            if a is not None and prev.built[a] is not False:
+            if a is not None and possible(prev.built[a]):
                 out.setdefault(a, []).append(self.both(x, prev.built[a], f"anc_{t}_{s}a"))
-            if b is not None and prev.built[b] is not False:
+            if b is not None and possible(prev.built[b]):
                 rest = self.both(x, negate(prev.built[a]) if a is not None else True,
                                  f"anc_{t}_{s}r")
                 out.setdefault(b, []).append(self.both(rest, prev.built[b], f"anc_{t}_{s}b"))
-        anchor = {}
-        for i, lits in sorted(out.items()):
-            lits = [x for x in lits if x is not False]
+        anchor: dict[int, Lit] = {}
+        for i, found in sorted(out.items()):
+            lits = live(found)
             if not lits:
                 continue
             if len(lits) == 1:
@@ -191,75 +158,10 @@ class TownRules:
             return TOWN6_MIN_VALUE
         return TOWN_MIN_VALUE
 
-    def components(self, t: int, nxt: State, prev: State, extra: list[Any] | None = None
-                   ) -> tuple[list[Any], list[Any], list[Any], list[Any], dict, list[Any]]:
-        """Label the town graph of state ``nxt``: a root per component, a parent for
-        every other building (rank decreasing), equal labels across every edge;
-        subtree sums give each root its component's size, town value, number of
-        buildings that were in a town before the step and the sum of ``extra`` (a
-        0/1 weight per node, e.g. "on an edge hex")."""
-        m, g = self.m, self.g
-        n = g.size
-        edges = self.town_edges(nxt)
-        lab = [m.new_int_var(0, n - 1, f"lab_{t}_{i}") for i in range(n)]
-        rank = [m.new_int_var(0, n - 1, f"rank_{t}_{i}") for i in range(n)]
-        root = [self.bool(f"root_{t}_{i}") if nxt.built[i] is not False else False
-                for i in range(n)]
-        children: dict[int, list[tuple[int, Any]]] = {i: [] for i in range(n)}
-        for i in range(n):
-            if nxt.built[i] is False:
-                continue
-            parents = []
-            for j, e in edges[i]:
-                if nxt.built[j] is False:
-                    continue
-                par = self.bool(f"par_{t}_{i}_{j}")
-                for x in (nxt.built[j], e):
-                    if x is not True:
-                        m.add_implication(par, x)
-                m.add(rank[j] + 1 <= rank[i]).only_enforce_if(par)
-                parents.append(par)
-                children[j].append((i, par))
-                if i < j:
-                    together = [x for x in (nxt.built[i], nxt.built[j], e) if x is not True]
-                    m.add(lab[i] == lab[j]).only_enforce_if(together)
-            m.add(sum(parents) + root[i] == self.lin([nxt.built[i]]))
-            m.add(lab[i] == i).only_enforce_if(root[i])
-        weights = [[self.lin([nxt.built[i]]) for i in range(n)],
-                   [TOWN_VALUE["house"] * self.lin([nxt.house[i]])
-                    + TOWN_VALUE["kontor"] * self.lin([nxt.kontor[i]])
-                    + TOWN_VALUE["palace"] * self.lin([nxt.palace[i]]) for i in range(n)],
-                   [self.lin([prev.town[i]]) for i in range(n)],
-                   extra if extra is not None else [0] * n]
-        tops = (n, 3 * n, n, n)
-        sums: list[list[Any]] = [[0] * n for _ in weights]
-        for which, top in enumerate(tops):
-            if which == 3 and extra is None:
-                continue
-            for i in range(n):
-                if nxt.built[i] is not False:
-                    sums[which][i] = m.new_int_var(0, top, f"sum{which}_{t}_{i}")
-        for i in range(n):
-            if nxt.built[i] is False:
-                continue
-            for which, top in enumerate(tops):
-                if which == 3 and extra is None:
-                    continue
-                parts = []
-                for c, par in children[i]:
-                    v = m.new_int_var(0, top, f"sub{which}_{t}_{c}_{i}")
-                    m.add(v == sums[which][c]).only_enforce_if(par)
-                    m.add(v == 0).only_enforce_if(~par)
-                    parts.append(v)
-                m.add(sums[which][i] == weights[which][i] + sum(parts))
-        size, value, old, extras = sums
-        return root, size, value, old, edges, extras
-
-    def towns(self, t: int, step: Step, nxt: State) -> None:
+    def towns(self, t: int, step: Step, prev: State, nxt: State) -> None:
         """Every tile-less component of ≥ 4 buildings and value ≥ threshold founds a
         town while tiles last ([D25]); town membership spreads over each component."""
         m, g = self.m, self.g
-        prev = self.states[-1]
         n = g.size
         tiles = [x for x in TOWN_TILES if x in self.player.town_tiles]
         if not tiles:
@@ -267,13 +169,15 @@ class TownRules:
             self.town_count.append(0)
             return
         if not self.several_towns_possible():
-            self.anchored_towns(t, step, nxt, tiles)
+            self.anchored_towns(t, step, prev, nxt)
             return
-        root, size, value, old, edges, _ = self.components(t, nxt, prev)
+        comps = self.settlements(t, nxt, prev)
+        root = comps.root
+        size, value, old = comps.sums[:3]
         threshold = self.threshold(nxt)
-        found: dict[int, Any] = {}
+        found: dict[int, Lit] = {}
         qualified = []
-        is_town: dict[int, Any] = {}
+        is_town: dict[int, Lit] = {}
         for i in range(n):
             if root[i] is False:
                 continue
@@ -281,56 +185,53 @@ class TownRules:
             m.add(old[i] == 0).only_enforce_if(fresh)
             m.add(old[i] >= 1).only_enforce_if(~fresh)
             town = self.bool(f"istown_{t}_{i}")
-            if tiles:
-                big = self.reify_ge(size[i], TOWN_MIN_BUILDINGS, f"big_{t}_{i}")
-                rich = self.bool(f"rich_{t}_{i}")
-                m.add(value[i] >= threshold).only_enforce_if(rich)
-                m.add(value[i] <= threshold - 1).only_enforce_if(~rich)
-                q = self.bool(f"qual_{t}_{i}")
-                m.add_bool_and([root[i], big, rich, fresh]).only_enforce_if(q)
-                m.add_bool_or([~root[i], ~big, ~rich, ~fresh, q])
-                f = self.bool(f"found_{t}_{i}")
-                m.add_implication(f, q)
-                found[i] = f
-                qualified.append(q)
-                m.add_bool_or([~fresh, f]).only_enforce_if(town)
-                m.add_implication(f, town)
-            else:
-                m.add(town == ~fresh)
+            big = self.reify_ge(size[i], TOWN_MIN_BUILDINGS, f"big_{t}_{i}")
+            rich = self.bool(f"rich_{t}_{i}")
+            m.add(value[i] >= threshold).only_enforce_if(rich)
+            m.add(value[i] <= threshold - 1).only_enforce_if(~rich)
+            q = self.all_four(root[i], big, rich, fresh, f"qual_{t}_{i}")
+            f = self.bool(f"found_{t}_{i}")
+            m.add_implication(f, q)
+            found[i] = f
+            qualified.append(q)
+            m.add_bool_or([~fresh, f]).only_enforce_if(town)
+            m.add_implication(f, town)
             m.add_implication(~fresh, town)
             is_town[i] = town
-        count: Any = 0
+        count: Num = 0
         if found:
             count = m.new_int_var(0, len(tiles), f"towns_{t}")
             m.add(count == sum(found.values()))
             m.add_min_equality(count, [sum(qualified), prev.tiles_left])
             self.town_cut(step, count, len(tiles))
         step.found = found
-        town_lits: list[Any] = []
+        town_lits: list[Lit] = []
         for i in range(n):
             if nxt.built[i] is False:
                 town_lits.append(False)
                 continue
             v = self.bool(f"town_{t}_{i}")
             town_lits.append(v)
-            if nxt.built[i] is not True:
-                m.add_implication(v, nxt.built[i])
+            implies(m, v, nxt.built[i])
             if i in is_town:
                 m.add(v == is_town[i]).only_enforce_if(root[i])
-        for i in range(n):
-            for j, e in edges[i]:
-                if i < j and town_lits[i] is not False and town_lits[j] is not False:
-                    together = [x for x in (nxt.built[i], nxt.built[j], e) if x is not True]
-                    m.add(town_lits[i] == town_lits[j]).only_enforce_if(together)
+        same_across(m, town_lits, nxt.built, self.town_edges(nxt))
         nxt.town = town_lits
         self.town_count.append(count)
 
-    def town_cut(self, step: Step, count: Any, tiles: int) -> None:
+    def all_four(self, root: Lit, big: Lit, rich: Lit, fresh: Lit, name: str) -> Lit:
+        """``root AND big AND rich AND fresh`` as a new Boolean (reified both ways)."""
+        q = self.bool(name)
+        self.m.add_bool_and([root, big, rich, fresh]).only_enforce_if(q)
+        self.m.add_bool_or([negate(root), negate(big), negate(rich), negate(fresh), q])
+        return q
+
+    def town_cut(self, step: Step, count: Num, tiles: int) -> None:
         """Implied: a town is founded only by a step that adds a building, upgrades or
         bridges; more than one only by the ``TOWN6`` palace (the threshold drops)."""
         k = step.kind
-        change = [x for d in (step.house, step.up_k, step.up_p, step.inv, step.bridge)
-                  for x in d.values() if x is not False]
+        change = live(x for d in (step.house, step.up_k, step.up_p, step.inv, step.bridge)
+                      for x in d.values())
         if not change:
             self.m.add(count == 0)
             return
@@ -349,7 +250,7 @@ class TownRules:
         nxt.tiles_left = self.m.new_int_var(0, len(tiles), f"tiles_left_{t}")
         self.m.add(nxt.tiles_left == prev.tiles_left - count)
 
-    def river_towns(self, t: int, step: Step, nxt: State) -> None:
+    def river_towns(self, t: int, step: Step, prev: State, nxt: State) -> None:
         """Seebären towns over the river ([D26]), after the action and its towns, the
         pass included: a town over river hex r links every pair of P's buildings next to
         r that share no side (at least one new link); the component this joins must hold
@@ -359,14 +260,13 @@ class TownRules:
         m, g = self.m, self.g
         idle = step.kind["idle"]
         lits = []
-        reps: list[list[Any]] = [[] for _ in range(g.size)]
-        new_links: dict[tuple[int, int], list[Any]] = {}
+        reps: list[list[Lit]] = [[] for _ in range(g.size)]
+        new_links: dict[tuple[int, int], list[Lit]] = {}
         for r, pairs in self.river_pairs.items():
             y = self.bool(f"river_{t}_{r}")
             step.river[r] = y
             lits.append(y)
-            if idle is not False:
-                m.add_implication(y, ~idle)
+            implies(m, y, negate(idle))
             linked = [self.both(nxt.built[i], nxt.built[j], f"rl_{t}_{r}_{i}_{j}")
                       for i, j in pairs]
             self.clause(linked, [y])
@@ -375,11 +275,10 @@ class TownRules:
                                                                            f"_{j}"))
             around = sorted({x for pr in pairs for x in pr})
             z = [self.both(y, nxt.built[i], f"rz_{t}_{r}_{i}") for i in around]
-            pick = [self.bool(f"rp_{t}_{r}_{i}") if x is not False else False
+            pick = [self.bool(f"rp_{t}_{r}_{i}") if possible(x) else False
                     for i, x in zip(around, z, strict=True)]
             for x, p in zip(z, pick, strict=True):
-                if p is not False:
-                    m.add_implication(p, x)
+                implies(m, p, x)
             m.add(self.lin(pick) == y)
             for i, p in zip(around, pick, strict=True):
                 if p is not False:
@@ -388,10 +287,11 @@ class TownRules:
             nxt.links[key] = self.any_of([nxt.links[key], *news], f"link_{t}_{key[0]}_{key[1]}")
         count = m.new_int_var(0, len(lits), f"rivertowns_{t}")
         m.add(count == sum(lits))
-        m.add(count + self.town_count[-1] <= self.states[-1].tiles_left)
-        root, size, value, old, edges, hosted = self.components(
-            t, nxt, nxt, [self.lin(x) for x in reps])
-        joined = []
+        m.add(count + self.town_count[-1] <= prev.tiles_left)
+        comps = self.settlements(t, nxt, nxt, [self.lin(x) for x in reps])
+        root = comps.root
+        size, value, old, hosted = comps.sums
+        joined: list[Lit] = []
         for i in range(g.size):
             if root[i] is False:
                 joined.append(False)
@@ -403,42 +303,17 @@ class TownRules:
             m.add(size[i] >= TOWN_MIN_BUILDINGS).only_enforce_if(town)
             m.add(value[i] >= TOWN_MIN_VALUE).only_enforce_if(town)
             joined.append(town)
-        inside = [self.bool(f"rin_{t}_{i}") if nxt.built[i] is not False else False
-                  for i in range(g.size)]
+        inside: list[Lit] = [self.bool(f"rin_{t}_{i}") if possible(nxt.built[i]) else False
+                             for i in range(g.size)]
         for i in range(g.size):
-            if inside[i] is False:
-                continue
-            if root[i] is not False:
+            if inside[i] is not False and root[i] is not False:
                 m.add(inside[i] == joined[i]).only_enforce_if(root[i])
-            for j, e in edges[i]:
-                if i < j and inside[j] is not False:
-                    together = [x for x in (nxt.built[i], nxt.built[j], e) if x is not True]
-                    m.add(inside[i] == inside[j]).only_enforce_if(together)
+        same_across(m, inside, nxt.built, self.town_edges(nxt))
         nxt.town = [self.any_of([a, b], f"rtownin_{t}_{i}")
                     for i, (a, b) in enumerate(zip(nxt.town, inside, strict=True))]
         self.town_count[-1] = self.town_count[-1] + count
 
-    def town_edges(self, state: State) -> dict[int, list[tuple[int, Any]]]:
-        """Per node: (neighbour node, edge literal) of the town graph in ``state``
-        (sides, bridges, Seebären links)."""
-        g, bridge = self.g, state.bridge
-        edges: dict[int, list[tuple[int, Any]]] = {i: [(j, True) for j in g.side[i]]
-                                                   for i in range(g.size)}
-        for i, j in sorted(g.old_bridges):
-            edges[i].append((j, True))
-            edges[j].append((i, True))
-        for s, (a, b) in enumerate(g.spots):
-            i, j = g.node(a), g.node(b)
-            if i is not None and j is not None and bridge[s] is not False:
-                edges[i].append((j, bridge[s]))
-                edges[j].append((i, bridge[s]))
-        for (i, j), lit in sorted(state.links.items()):
-            if lit is not False:
-                edges[i].append((j, lit))
-                edges[j].append((i, lit))
-        return edges
-
-    def threshold(self, nxt: State) -> Any:
+    def threshold(self, nxt: State) -> Num:
         """Town value needed: 7, or 6 with the side-A right palace (``TOWN6``)."""
         if self.fid not in SIDE_A:
             return TOWN_MIN_VALUE
