@@ -1,6 +1,8 @@
 """The ``boardsat`` command line: a thin click layer over :mod:`solver`."""
 
+import os
 import signal
+import sys
 import time
 
 STARTED: float | None = None
@@ -16,8 +18,29 @@ def run() -> None:
     # Ctrl-C before a command's own handling begins (imports, parsing the options) or
     # after it ends: nothing is kept, exit 130 quietly (click would say "Aborted!", 1)
     signal.signal(signal.SIGINT, _quit)
-    from cli.main import main
-    main()
+    try:
+        from cli.main import main
+        main()
+    except SystemExit as done:
+        _leave(done.code)
+
+
+def _leave(code: object) -> None:
+    """End the process with ``code`` (as ``sys.exit`` reads it) at once, output flushed.
+
+    Tearing the interpreter down frees every object a solve built, one by one: seconds
+    after a large model (a Ctrl-C would wait for it), for nothing the operating system
+    does not do itself. The commands close their files, process pools and clusters
+    before they return."""
+    if code is not None and not isinstance(code, int):
+        print(code, file=sys.stderr)
+        code = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: nothing more to say
+            pass
+    os._exit(code or 0)
 
 
 def _quit(signum: int, frame: object) -> None:

@@ -14,8 +14,9 @@ from pathlib import Path
 
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
-from solver.cpsat import SolveParams
+from solver.cpsat import SolveParams, StopReason
 from solver.drawing.entries import Entries
 from solver.errors import InputError
 from solver.protocol import Screen
@@ -196,7 +197,7 @@ def solve(file: Path, turns: int | None, params: SolveParams, as_json: bool,
             "stats": dict(answer.stats, build_s=round(answer.build_s, 4), status=answer.status),
         })
         return 0
-    _show_answer(file, position, answer, screen)
+    _show_answer(file, position, answer, screen, None if answer.optimal else params.stopped_by())
     return 0
 
 
@@ -211,7 +212,10 @@ def _touched(answer: Answer) -> set[int]:
     return cells
 
 
-def _show_answer(file: Path, position: Position, answer: Answer, screen: Screen) -> None:
+def _show_answer(file: Path, position: Position, answer: Answer, screen: Screen,
+                 stopped: StopReason | None = None) -> None:
+    """The board before and after, the line, and how sure it is (``stopped``: what ended
+    the search before its proof)."""
     touched = _touched(answer)
     screen.print(f"[bold]{escape(str(file))}[/] — {answer.kind}, {position.to_move} to move")
     screen.print(render_position(position, highlight=touched))
@@ -228,10 +232,11 @@ def _show_answer(file: Path, position: Position, answer: Answer, screen: Screen)
     screen.print("after the line:")
     screen.print(render_position(answer.final, highlight=touched))
     bound = "" if answer.bound is None else f"; bound {answer.bound}"
+    why = "" if stopped is None else f"{stopped.value}: "
     proof = ("[bold green]proven optimal[/]" if answer.optimal
-             else f"[bold yellow]not proven optimal (best found{bound})[/]")
-    screen.print(f"value {answer.value} points, others {answer.others}, {answer.actions} "
-                 f"actions — {proof}")
+             else f"[bold yellow]{why}not proven optimal (best found{bound})[/]")
+    screen.print(Entries([f"value {answer.value} points, others {answer.others}, "
+                          f"{answer.actions} actions —", Text.from_markup(proof)], " "))
     stats = [f"{k} {v}" for k, v in answer.stats.items()]
     screen.print(Entries([f"time {answer.wall_s:.2f}s (model build {answer.build_s:.2f}s);",
                           *(f"{s}," for s in stats[:-1]), *stats[-1:]], " "))

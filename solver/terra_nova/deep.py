@@ -60,7 +60,7 @@ from __future__ import annotations
 import math
 import time
 
-from solver.cpsat import SolveParams, solve
+from solver.cpsat import Interrupted, OutOfTime, SolveParams, solve
 from solver.errors import EngineDisagreement, NoAnswer
 from solver.terra_nova.answers import (
     Answer,
@@ -250,13 +250,16 @@ def maximise(position: Position, horizon: int, params: SolveParams,
         if not lazy:
             keep = choose(geo, moments, first=picked)
         try:
+            params.check()  # Ctrl-C or the time limit: no new round
             step = _restricted(geo, keep, hint, params, progress, start,
                                whole if best is None else best.bound,
                                ALONE_SHARE if lazy else 1.0, cuts, caps)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt:  # Ctrl-C (Interrupted), or a second one
             if best is None:
                 raise
             break  # Ctrl-C in a later round: the best line so far is the answer
+        except OutOfTime:
+            break
         if step is None:
             if lazy:  # no line over these closings alone: the usual round
                 lazy = False
@@ -407,7 +410,7 @@ def _restricted(geo: Geometry, keep: list[int], hint, params: SolveParams,
     solver, result = solve(tm.model, run, progress=report if progress else None)
     if not result.feasible:
         if result.interrupted:
-            raise KeyboardInterrupt
+            raise Interrupted()
         return None
     answer = model_answer(position, "max-points", tm, solver, result, start, build)
     answer.stats.update(candidates=len(geo.candidates), kept=len(keep))
@@ -460,7 +463,7 @@ def _relaxed_bound(geo: Geometry, params: SolveParams, seconds: float | None,
     line reaches the bound, Terra Nova #82), with ``require_one_of`` also those of them
     whose boundary its stones cover (they may close in that line too; the relaxation
     leaves out the ones that score nothing for the player unless required);
-    KeyboardInterrupt on Ctrl-C.
+    Interrupted on Ctrl-C.
 
     With ``caps``: a proven optimum whose closings were not tried yet gets a cap
     (:func:`_cap`, its solve hinted with the line ``hint``; module doc), kept when below
@@ -532,7 +535,7 @@ def _relax_once(geo: Geometry, params: SolveParams, seconds: float | None,
         run = run.with_time_limit(min(seconds, run.time_limit or seconds))
     solver, result = solve(relax.model, run)
     if result.interrupted:
-        raise KeyboardInterrupt
+        raise Interrupted()
     if result.status == "infeasible":
         return -1, [], False
     # a proven optimum's closings, an unproven solution's only where asked
@@ -593,7 +596,7 @@ def _cap(geo: Geometry, members: list[int], params: SolveParams, hint) -> int | 
     with the restricted rounds' search (:data:`~solver.terra_nova.settings.DEEP_SEARCH`)
     without the LP (:data:`~solver.terra_nova.settings.CAP_SEARCH`)
     within :data:`CAP_SHARE` of the time left, hinted with the legal line ``hint``
-    (None: no bound reached); KeyboardInterrupt on Ctrl-C."""
+    (None: no bound reached); Interrupted on Ctrl-C."""
     try:
         tm = cap_model(geo, members, check=params.check)
     except NoAnswer:
@@ -606,7 +609,7 @@ def _cap(geo: Geometry, members: list[int], params: SolveParams, hint) -> int | 
         run = run.with_time_limit(max(0.001, min(left - EXIT_SECONDS, CAP_SHARE * left)))
     solver, result = solve(tm.model, run)
     if result.interrupted:
-        raise KeyboardInterrupt
+        raise Interrupted()
     if result.bound is None:
         return None
     return math.floor(result.bound + 1e-6)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from solver.cpsat import SolveParams, SolveResult, Stop, solve
+from solver.cpsat import Interrupted, SolveParams, SolveResult, Stop, solve
 from solver.cpsat.objectives import Lexicographic
 from solver.cpsat.params import ctrl_c_ending_run
 from solver.errors import NoAnswer
@@ -39,7 +39,7 @@ from solver.terra_nova.answers import (
     time_up,
     unbuilt,
 )
-from solver.terra_nova.model.geometry import Geometry
+from solver.terra_nova.model.geometry import Geometry, cells_cap
 from solver.terra_nova.model.halves import (
     no_full_boundary,
     no_full_boundary_candidates,
@@ -111,12 +111,12 @@ def _proven(solved: dict[str, _Solved]) -> bool:
             and any(name in solved and solved[name].settled for name in ("a", "a_floor")))
 
 
-def _bound(solved: dict[str, _Solved], value: int) -> int | None:
-    """A proven bound on own points over every line (None: a half never got solved)."""
+def _bound(solved: dict[str, _Solved], value: int, cap: int) -> int:
+    """A proven bound on own points over every line: ``cap`` (the cells' cap) for a half
+    that never got solved."""
     a = [solved[n].own_bound() for n in ("a", "a_floor") if n in solved]
-    if "b" not in solved or not a:
-        return None
-    return max(value, solved["b"].own_bound(), min(a))
+    b = solved["b"].own_bound() if "b" in solved else cap
+    return max(value, b, min(a, default=cap))
 
 
 def _shown(lines: dict[str, int], bounds: dict[str, int], wall: float) -> str:
@@ -257,27 +257,32 @@ def maximise(position: Position, horizon: int, params: SolveParams,
                threading.Thread(target=guarded(proof), name="halves (a)")]
     for thread in threads:
         thread.start()
-    interrupted = False
-    while any(thread.is_alive() for thread in threads):
-        try:
+    try:  # Ctrl-C stops both threads' solves (solver.cpsat.interrupt), their builds check
+        while any(thread.is_alive() for thread in threads):
             for thread in threads:
                 thread.join(0.1)
-            if stop.stopped:
+            if stop.stopped or params.interrupted():
                 stop.stop()  # reaches a solve that was starting at the first call
-        except KeyboardInterrupt:
-            interrupted = True
-            stop.stop()
+    except KeyboardInterrupt:  # a second Ctrl-C: no answer, at once
+        stop.stop()
+        raise
+    interrupted = params.interrupted()
     lines = [s for s in solved.values() if s.result.feasible]
-    for error in errors:  # out of time building a half: an error only without a line
-        if not isinstance(error, NoAnswer):
+    for error in errors:  # stopped building a half: an error only without a line
+        if not isinstance(error, (NoAnswer, Interrupted)):
             raise error
-        if not lines:
+        if not lines and not interrupted:
             raise unbuilt(horizon, params) from None
     proven = _proven(solved) and not interrupted
+    cap = cells_cap(geo.candidates)
     if not lines:
         if interrupted:
-            raise KeyboardInterrupt
-        return None if proven else time_up(position, "max-points", first, start, build)
+            raise Interrupted()
+        if proven:
+            return None
+        answer = time_up(position, "max-points", first, start, build)
+        answer.bound = _bound(solved, answer.value, cap)
+        return answer
     best = max(lines, key=lambda s: s.key)
     if proven and best.key[0] < 1:
         return None
@@ -285,9 +290,9 @@ def maximise(position: Position, horizon: int, params: SolveParams,
                           start, build)
     answer.optimal = proven
     answer.status = "optimal" if proven else "feasible"
-    answer.bound = answer.value if proven else _bound(solved, answer.value)
+    answer.bound = answer.value if proven else _bound(solved, answer.value, cap)
     answer.stats["halves"] = {name: s.result.stats["deterministic_time"]
                               for name, s in solved.items()}
     if interrupted and ctrl_c_ending_run():
-        raise KeyboardInterrupt
+        raise Interrupted()
     return answer

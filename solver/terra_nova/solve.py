@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from solver.cpsat import (
+    Interrupted,
     SolveParams,
     Stop,
     enumerate_projections,
@@ -86,7 +87,7 @@ def solve_puzzle(position: Position, turns: int | None = None,
 
     Raises PuzzleError when a min-turns target cannot be reached within the
     horizon, EngineDisagreement when the engine does not reproduce the answer,
-    KeyboardInterrupt on Ctrl-C before any line. The time limit counts from
+    Interrupted on Ctrl-C before any line. The time limit counts from
     ``params.started()`` and covers building the model: a model not built within it
     raises BuildTimeout (the horizon cannot be answered in that time); when it runs
     out after the build but before CP-SAT finds a line, the engine's first legal line
@@ -146,7 +147,7 @@ def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
         if result.status == "infeasible":
             return _forced_pass(position, kind, horizon, start, build, result)
         if result.interrupted:
-            raise KeyboardInterrupt
+            raise Interrupted()
         answer = time_up(position, kind, first, start, build)  # no line, still a bound
     else:
         answer = model_answer(position, kind, tm, solver, result, start, build)
@@ -224,7 +225,7 @@ def _min_turns(position: Position, cap: int, target: int | None, params: SolvePa
             answer.optimal = answer.optimal and proven
             return answer
         if result.interrupted:
-            raise KeyboardInterrupt
+            raise Interrupted()
         if result.status != "infeasible":
             proven = False
             if _out_of_time(params, tm):
@@ -257,7 +258,7 @@ def _relaxed_short(geo: Geometry, target: int, params: SolveParams) -> int | Non
 
     _, result = solve(relax.model, run, progress=settled, stop=stop)
     if result.interrupted:
-        raise KeyboardInterrupt
+        raise Interrupted()
     if result.bound is None or result.bound >= target:
         return None
     return math.floor(result.bound + 1e-6)

@@ -408,6 +408,19 @@ def most_points_ever(position: Position) -> int:
     return held.bit_count() * LANDSCAPE_MULTIPLIER[1]
 
 
+def cells_cap(candidates: Iterable[Candidate]) -> int:
+    """A bound on the own points of any line that closes only some of ``candidates``:
+    closed regions never share a cell (a closed region is closed for good), so each cell
+    scores at most once, at most the largest multiplier of a candidate holding it.
+    Without the LP CP-SAT's own bound can stay far above this."""
+    multiplier: dict[int, int] = {}
+    for c in candidates:
+        each = c.value // len(c.cells)
+        for cell in c.cells:
+            multiplier[cell] = max(multiplier.get(cell, 0), each)
+    return sum(multiplier.values())
+
+
 def candidate_regions(geo: Geometry) -> tuple[Candidate, ...]:
     """All sets of cells that can become a region within the horizon and change anything.
 

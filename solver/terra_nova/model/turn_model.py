@@ -48,7 +48,7 @@ from solver.cpsat.constraints import (
     live,
     negate,
 )
-from solver.terra_nova.model.geometry import ACTIONS_PER_TURN, Candidate, Geometry
+from solver.terra_nova.model.geometry import ACTIONS_PER_TURN, Candidate, Geometry, cells_cap
 from solver.terra_nova.notation import Move, Stone, Turn
 from solver.terra_nova.position import Position
 
@@ -663,16 +663,9 @@ class TurnModel:
         return sum(c.value for c in self.candidates if any(c.others))
 
     def own_upper_bound(self) -> int:
-        """A bound on own points: closed regions never share a cell (a closed region is
-        closed for good), so each cell scores at most once, at most the largest
-        multiplier of a candidate holding it. Without the LP CP-SAT's own bound can
-        stay far above this."""
-        multiplier: dict[int, int] = {}
-        for c in self.candidates:
-            each = c.value // len(c.cells)
-            for cell in c.cells:
-                multiplier[cell] = max(multiplier.get(cell, 0), each)
-        return sum(multiplier.values())
+        """A bound on own points: :func:`~solver.terra_nova.model.geometry.cells_cap` of
+        the model's candidates."""
+        return cells_cap(self.candidates)
 
     # ------------------------------------------------------------------ answers
 
