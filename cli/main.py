@@ -22,6 +22,7 @@ from cli.console import SCREEN, user_errors
 from cli.records import apply as apply_command
 from cli.render import render as render_command
 from cli.render import sheet as sheet_command
+from cli.review import review as review_command
 from solver import __version__
 from solver.cpsat import SEED_MAX, SEED_MIN, default_workers
 from solver.games import GAMES, all_kinds, check_options, game_of, get, require_command
@@ -343,4 +344,5 @@ def bench(suite_name: str, suite_file: Path | None, saved: Path | None, as_json:
 main.add_command(apply_command)
 main.add_command(batch_command)
 main.add_command(render_command)
+main.add_command(review_command)
 main.add_command(sheet_command)

@@ -9,7 +9,7 @@ any particular game.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -100,6 +100,108 @@ class GameRecord:
     texts: tuple[str, ...]
     """Each turn in canonical notation."""
     notes: tuple[str | None, ...] = ()
+
+
+@dataclass(frozen=True)
+class ReviewTask:
+    """One piece of a review's solving, run by an executor: ``fn(*args)`` returns a
+    picklable result. ``fn`` is a module-level function, ``args`` carry positions and
+    unstarted :class:`~solver.cpsat.SolveParams` (the task starts its own clock)."""
+
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Best:
+    """A solve's answer as a review shows it: the line in notation, its value (own points
+    first; a game's figures in its order), and how sure CP-SAT is."""
+
+    line: tuple[str, ...]
+    value: tuple[int, ...]
+    proven: bool
+    bound: int | None
+    """Proven upper bound on ``value[0]`` (equal to it when proven)."""
+    player: str = ""
+    """Who would play it."""
+    note: str = ""
+    """Why there is no answer (an empty :attr:`line`): the model does not cover the
+    position, or was not built in time."""
+
+
+@dataclass(frozen=True)
+class TurnReview:
+    """One turn of a record against the best turn there (a game reviewed turn by turn)."""
+
+    number: int
+    player: str
+    played: str
+    played_value: tuple[int, ...]
+    """What the turn played gained (engine), own points first."""
+    score: int
+    """The player's score after the turn played."""
+    best: Best | None
+    """The best turn in the position before it; None when not reviewed (interrupted)."""
+    threat_after_played: Best | None = None
+    """The next player's best turn after the turn played (None: the game is over, or
+    not reviewed)."""
+    threat_after_best: Best | None = None
+    """The next player's best turn after :attr:`best`."""
+
+    @property
+    def loss(self) -> int | None:
+        """Own points the turn played gained less than the best turn (never below 0);
+        None when not reviewed or no turn was found in time."""
+        if self.best is None or not self.best.value:
+            return None
+        return max(0, self.best.value[0] - self.played_value[0])
+
+
+@dataclass(frozen=True)
+class RoundReview:
+    """One player's round of a record against the best plan from the round's start (a
+    game reviewed by rounds)."""
+
+    round: int
+    player: str
+    puzzle: str
+    """The puzzle the plan answers (``best-round``, ``last-round``)."""
+    objective: str
+    played: tuple[str, ...]
+    """The player's turns of the round, in notation."""
+    played_value: Mapping[str, int]
+    """What the round played is worth under :attr:`objective`, ``value`` first."""
+    score: int
+    """The player's score (VP) after the round played."""
+    best: Best | None
+    """The plan from the round's start; None when not reviewed (interrupted)."""
+    figures: Mapping[str, int] = field(default_factory=dict)
+    """The plan's figures by name (``value`` first), as ``solve --json`` names them."""
+    in_total: bool = True
+    """Whether its loss counts in the player's total (points; an objective in another
+    unit does not)."""
+
+    @property
+    def loss(self) -> int | None:
+        """The objective's value the round played fell short of the plan: below 0 when the
+        others' turns helped the round played (the plan assumes they stand still); at
+        least 0 when the plan is not proven (the round played is then a better line than
+        the one found); None when not reviewed."""
+        if self.best is None or not self.best.value:
+            return None
+        short = self.best.value[0] - self.played_value["value"]
+        return short if self.best.proven else max(0, short)
+
+
+@dataclass
+class Review:
+    """A record reviewed: by turns, by rounds, or both."""
+
+    game: str
+    record: str
+    turns: list[TurnReview] = field(default_factory=list)
+    rounds: list[RoundReview] = field(default_factory=list)
+    players: tuple[str, ...] = ()
 
 
 Options = Mapping[str, Any]
@@ -223,3 +325,15 @@ class Game(Protocol):
     def play_turn(self, position: Any, turn: Any) -> Any:
         """The position after the player to move plays ``turn``, the next player to move;
         InputError saying why when the turn is illegal."""
+
+    # ---- review (games whose :attr:`options` offer ``review``)
+    def review_tasks(self, record: GameRecord, params: SolveParams) -> list[ReviewTask]:
+        """The solves reviewing ``record`` needs, independent of each other."""
+
+    def review_result(self, record: GameRecord, results: Sequence[Any | None]) -> Review:
+        """The review from the tasks' results in task order (None: a task not run)."""
+
+    def review_pictures(self, record: GameRecord, row: TurnReview | RoundReview
+                        ) -> list[tuple[Scene, str]]:
+        """A reviewed turn (round) drawn as ``sheet``'s answer pages draw answers: the
+        turn played and the best one, each a scene with its heading."""

@@ -186,3 +186,27 @@ def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(cluster):
     assert sorted(done.index for done in seen) == list(range(10))
     assert all(done.value[0] == done.index for done in seen)
     assert any(done.value[1] != killed for done in seen[1:])
+
+
+def test_review_on_the_cluster_is_the_local_review(cluster, tmp_path):
+    """``review --scheduler``: the turns' solves run on the workers; the review is the
+    same as a local one (times aside)."""
+    from solver.cpsat import SolveParams
+    from solver.executor import LocalExecutor
+    from solver.review.report import to_json
+    from solver.review.run import review_record
+
+    record = tmp_path / "game.toml"
+    start = ROOT / "positions" / "terra-nova" / "midgame-2p.toml"
+    played = CliRunner().invoke(main, ["play", str(start), "--turns", "8", "--record",
+                                       str(record)])
+    assert played.exit_code == 0, played.output
+    params = SolveParams(workers=1, seed=0)
+    with LocalExecutor(1) as local:
+        here = to_json(review_record(record, params, local))
+    with DaskExecutor(cluster.scheduler_address) as executor:
+        there = to_json(review_record(record, params, executor))
+        pids = {int(where.rsplit(" ", 1)[1]) for where in executor.ran_on}
+    assert pids and os.getpid() not in pids
+    assert _without_times(there) == _without_times(here)
+    assert len(here["turns"]) == 8

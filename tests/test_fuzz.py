@@ -199,6 +199,8 @@ def test_commands_fail_cleanly(workdir, case, command, as_json):
 def _inline(record: Path) -> str:
     """A bundled record with its start position written inline (the case stands alone)."""
     data = read_record_file(record)
+    if data.inline:
+        return record.read_text(encoding="utf-8")
     start = (record.parent / str(data.position)).read_text(encoding="utf-8")
     head, _, turns = record.read_text(encoding="utf-8").partition("\n\n")
     return (f'game = "{data.game}"\n\n' + nested(start, "position") + "\n" + turns)

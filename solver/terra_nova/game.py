@@ -6,14 +6,17 @@ games (``boardsat --help``) stays fast.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from solver.protocol import (
     Case,
+    GameRecord,
     Made,
     Options,
+    Review,
+    ReviewTask,
     Screen,
     Solved,
 )
@@ -35,6 +38,7 @@ class TerraNova:
         "play": frozenset({"turns", "out", "player_out_ends_game", "record"}),
         "generate": frozenset({"turns"}),
         "apply": frozenset(),
+        "review": frozenset(),
     }
     horizon_unit = "turns"
     plot_colours = {"best-turn": "tab:blue", "closing": "tab:purple"}
@@ -165,6 +169,20 @@ class TerraNova:
     def play_turn(self, position: Any, turn: Any) -> Any:
         from solver.terra_nova.engine.turns import apply_turn
         return apply_turn(position, turn).position
+
+
+    # ---- review
+    def review_tasks(self, record: GameRecord, params: Any) -> list[ReviewTask]:
+        from solver.terra_nova import review
+        return review.tasks(record, params)
+
+    def review_result(self, record: GameRecord, results: Sequence[Any]) -> Review:
+        from solver.terra_nova import review
+        return review.result(record, results)
+
+    def review_pictures(self, record: GameRecord, row: Any) -> list[tuple[Any, str]]:
+        from solver.terra_nova import review
+        return review.pictures(record, row)
 
 
 GAME = TerraNova()

@@ -7,15 +7,18 @@ games (``boardsat --help``) stays fast. Commands not offered are left out of
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from solver.errors import InputError
 from solver.protocol import (
     Case,
+    GameRecord,
     Made,
     Options,
+    Review,
+    ReviewTask,
     Screen,
     Solved,
 )
@@ -36,6 +39,7 @@ class TerraNovaKosmos:
         "solve": frozenset(),
         "play": frozenset({"turns", "out", "record"}),
         "apply": frozenset(),
+        "review": frozenset(),
     }
     horizon_unit = "turns"
     plot_colours = {"last-round": "tab:orange", "best-round": "tab:olive"}
@@ -153,6 +157,20 @@ class TerraNovaKosmos:
     def play_turn(self, position: Any, turn: Any) -> Any:
         from solver.terra_nova_kosmos.commands import turn_played
         return turn_played(position, turn)
+
+
+    # ---- review
+    def review_tasks(self, record: GameRecord, params: Any) -> list[ReviewTask]:
+        from solver.terra_nova_kosmos import review
+        return review.tasks(record, params)
+
+    def review_result(self, record: GameRecord, results: Sequence[Any]) -> Review:
+        from solver.terra_nova_kosmos import review
+        return review.result(record, results)
+
+    def review_pictures(self, record: GameRecord, row: Any) -> list[tuple[Any, str]]:
+        from solver.terra_nova_kosmos import review
+        return review.pictures(record, row)
 
 
 GAME = TerraNovaKosmos()
