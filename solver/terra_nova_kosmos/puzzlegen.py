@@ -15,6 +15,7 @@ taken on passing.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from dataclasses import dataclass
@@ -28,8 +29,15 @@ from solver.terra_nova_kosmos.engine.bestround import Result as BestResult
 from solver.terra_nova_kosmos.engine.bestround import evaluate as evaluate_best
 from solver.terra_nova_kosmos.engine.bestround import objective_of
 from solver.terra_nova_kosmos.engine.lastround import evaluate
+from solver.terra_nova_kosmos.engine.playout import last_round_position
 from solver.terra_nova_kosmos.engine.validate import validate
-from solver.terra_nova_kosmos.fileformat import parse_position, write_position
+from solver.terra_nova_kosmos.fileformat import (
+    BOARDS_DIR,
+    default_factions,
+    parse_position,
+    read_board,
+    write_position,
+)
 from solver.terra_nova_kosmos.model.best_round import (
     best_plan,
     build_best_round,
@@ -150,6 +158,31 @@ def random_best_round(rng: random.Random, objective: str = "max-points", rows: i
             return position
         except InputError:
             continue
+
+
+BRIDGE_ADJACENCY = ("all", "owner")
+"""The values of the ``bridge_adjacency`` rule option [D4]."""
+
+
+def board_names() -> list[str]:
+    """The bundled maps (their files' names without ``.toml``)."""
+    return sorted(path.stem for path in BOARDS_DIR.glob("*.toml"))
+
+
+def playout_position(kind: str, board: str, players: int, seed: int, round: int | None = None,
+                     bridge_adjacency: str = "all", objective: str = OBJECTIVES[0]
+                     ) -> Position:
+    """A ``kind`` puzzle position on the bundled map ``board``: a seeded random game of
+    ``players`` played into ``round`` (``last-round``: the last; ``best-round``: default
+    the fourth) until only the player to move has not passed, posed under the rule
+    option ``bridge_adjacency`` (and ``objective`` for a best-round puzzle)."""
+    grid, landscape = read_board(BOARDS_DIR / f"{board}.toml")
+    best = kind == "best-round"
+    number = round if round is not None else (ROUNDS - 1 if best else ROUNDS)
+    position = last_round_position(grid, landscape, default_factions(), seed, players,
+                                   number)
+    rules = dataclasses.replace(position.rules, bridge_adjacency=bridge_adjacency)
+    return position.replace(rules=rules, puzzle=Puzzle(kind, objective if best else None))
 
 
 def map_text(rng: random.Random, rows: int, cols: int, river: set, kinds: dict, foe: list,

@@ -122,14 +122,15 @@ def random_factions(rng: random.Random, count: int, factions: dict[str, Faction]
 
 
 def last_round_position(board: Board, landscape: tuple[str, ...],
-                        factions: dict[str, Faction], seed: int, players: int | None = None
-                        ) -> Position:
+                        factions: dict[str, Faction], seed: int, players: int | None = None,
+                        round: int = ROUNDS) -> Position:
     """A seeded last-round puzzle position [D35]: a random game on ``board`` played into
-    round 5 until the player to move is the only one who has not passed."""
+    ``round`` (default the last) until the player to move is the only one who has not
+    passed (an earlier round gives a best-round position)."""
     rng = random.Random(seed)
     count = players or rng.choice([2, 3, 4])
     position = rounds.setup(board, landscape, random_factions(rng, count, factions), rng)
-    while not (position.round == ROUNDS and len(position.passed) == count - 1):
+    while not (position.round == round and len(position.passed) == count - 1):
         _, after = random_turn(position, rng)
         position = rounds.advance(after, rng)
     return position
