@@ -275,8 +275,8 @@ class Builder(TownRules, Economy, Ending):
             if not needs and house_need is False:
                 continue
             support = []
-            for i in range(g.size):
-                if i == j or prev.built[i] is False:
+            for i in self.in_range_from[j]:
+                if prev.built[i] is False:
                     continue
                 lk = self.link(i, j, prev.bridge, prev.ship_at_least, self.reach)
                 support.append(self.both(prev.built[i], lk, f"z_{t}_{i}_{j}"))

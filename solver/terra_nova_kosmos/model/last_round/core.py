@@ -87,6 +87,11 @@ class Core:
                                                    self.player.links}
         """Seebären links on the map (node pairs)."""
         self.river_pairs: dict[int, list[tuple[int, int]]] = self.river_link_pairs()
+        self.spot_of: dict[tuple[int, int], int] = {
+            (min(a, b), max(a, b)): s for s, (a, b) in enumerate(self.g.spots)}
+        """Free bridge spots by their map cells (smaller first)."""
+        self.in_range_from: list[list[int]] = self.range_sources()
+        """Per node j: the nodes i (ascending) whose building may ever have j in range."""
         self.m: cp_model.CpModel = cp_model.CpModel()
         self.false: cp_model.IntVar = self.m.new_constant(0)
         self.mmax: int = money_bound(position, self.g.size - self.g.own)
@@ -125,6 +130,19 @@ class Core:
         i, j = self.g.node(a), self.g.node(b)
         assert i is not None and j is not None
         return (min(i, j), max(i, j))
+
+    def range_sources(self) -> list[list[int]]:
+        """Per node j: every other node i with a hex side, a bridge or bridge spot, or a
+        river path to j (the only ways :meth:`link` can hold)."""
+        g = self.g
+        out: list[list[int]] = []
+        for j in range(g.size):
+            cell = g.nodes[j]
+            out.append([i for i in range(g.size) if i != j and (
+                j in g.side[i] or (min(i, j), max(i, j)) in g.old_bridges
+                or (min(cell, g.nodes[i]), max(cell, g.nodes[i])) in self.spot_of
+                or j in g.hops[i])])
+        return out
 
     def river_link_pairs(self) -> dict[int, list[tuple[int, int]]]:
         """Seebären with town tiles: per river hex, the node pairs a town over it would
@@ -188,9 +206,9 @@ class Core:
             return True
         lits = []
         a, b = g.nodes[i], g.nodes[j]
-        for s, spot in enumerate(g.spots):
-            if spot == (min(a, b), max(a, b)):
-                lits.append(bridge[s])
+        spot = self.spot_of.get((min(a, b), max(a, b)))
+        if spot is not None:
+            lits.append(bridge[spot])
         hops = g.hops[i].get(j)
         if hops is not None:
             need = hops - reach

@@ -215,8 +215,8 @@ class Ending(Core):
                 m.add_bool_or([negate(root[i]), negate(pick[j])])
         links: dict[int, list[tuple[int, Lit]]] = {i: [] for i in range(n)}
         for i in range(n):
-            for j in range(n):
-                if j != i and possible(end.built[j]):
+            for j in self.in_range_from[i]:
+                if possible(end.built[j]):
                     links[i].append((j, self.link(j, i, end.bridge, end.ship_at_least, 0)))
         reached(m, pick, dict(enumerate(root)), links, "group")
         size = m.new_int_var(1, n, "group")
