@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-from solver.cpsat.connectivity import closed, reached, same_across
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from solver.cpsat.connectivity import (
+    Adjacency,
+    Components,
+    Weight,
+    closed,
+    components,
+    reached,
+    same_across,
+)
 from solver.cpsat.constraints import Lit, as_expr, implies, live, negate, possible
 from solver.geometry.graph import component_of
 from solver.terra_nova_kosmos.model.last_round.core import Core
@@ -17,8 +29,36 @@ from solver.terra_nova_kosmos.rules import (
 )
 
 
+@dataclass(frozen=True)
+class Founded:
+    """The towns a step founds: per root node, "founds a town here" (the node is only
+    the town's place when several are founded); how many; membership after it."""
+
+    found: dict[int, Lit]
+    count: Num
+    town: list[Lit]
+
+
+@dataclass(frozen=True)
+class PalaceCopy:
+    """The copy of the state after the step that builds the side-A right palace, and
+    the towns founded in it."""
+
+    built: list[Lit]
+    value: list[cp_model.IntVar]
+    before: list[Lit]
+    """In a town before that step."""
+    bridge: list[Lit]
+    tiles_left: cp_model.IntVar
+    """Town tiles left before that step."""
+    founded: Founded
+
+
 class TownRules(Core):
     """The town rules of :class:`~.builder.Builder`."""
+
+    palace_copy: PalaceCopy | None = None
+    """Made by :meth:`palace_towns` on first use."""
 
     def initial_towns(self) -> set[int]:
         """Node numbers of P's buildings in a component holding a town."""
@@ -48,26 +88,22 @@ class TownRules(Core):
             edges[j].append(i)
         return edges
 
-    def several_towns_possible(self) -> bool:
-        """A step may found several towns at once, so every step labels all components:
-        the side-A right palace may still be built (``TOWN6``), or the Ifrit left
-        palace (its edge house may found a second town)."""
-        town6 = (self.fid in SIDE_A and "right" not in self.player.palaces
-                 and self.p.palaces_left(self.me) > 0)
-        return town6 or self.edge_possible
+    def town6_possible(self) -> bool:
+        """The side-A right palace (``TOWN6``) may still be built: the step that builds
+        it lowers the town value for every component at once."""
+        return (self.fid in SIDE_A and "right" not in self.player.palaces
+                and self.p.palaces_left(self.me) > 0)
 
-    def anchored_towns(self, t: int, step: Step, prev: State, nxt: State) -> None:
-        """Towns when only the component of the changed building can newly qualify (no
-        ``TOWN6`` palace to come): that component is the set of buildings reached from
-        the *anchor* (the hex built on or upgraded, or the bridge's end with P's
-        building) and closed under the town graph's edges."""
+    def anchored_towns(self, t: int, step: Step, prev: State, nxt: State) -> Founded:
+        """Towns when only the component of the changed building can newly qualify: that
+        component is the set of buildings reached from the *anchor* (the hex built on or
+        upgraded, or the bridge's end with P's building) and closed under the town
+        graph's edges."""
         m, g = self.m, self.g
         n = g.size
         anchor = self.anchors(t, step, prev)
         if not anchor:
-            nxt.town = list(prev.town)
-            self.town_count.append(0)
-            return
+            return Founded({}, 0, list(prev.town))
         edges = self.town_edges(nxt)
         member: list[Lit] = [self.bool(f"mem_{t}_{i}") if possible(nxt.built[i]) else False
                              for i in range(n)]
@@ -81,10 +117,7 @@ class TownRules(Core):
             if member[i] is False:
                 continue
             v = m.new_int_var(0, 3, f"mval_{t}_{i}")
-            own_value = (TOWN_VALUE["house"] * as_expr(nxt.house[i])
-                         + TOWN_VALUE["kontor"] * as_expr(nxt.kontor[i])
-                         + TOWN_VALUE["palace"] * as_expr(nxt.palace[i]))
-            m.add(v == own_value).only_enforce_if(member[i])
+            m.add(v == self.town_value(nxt, i)).only_enforce_if(member[i])
             m.add(v == 0).only_enforce_if(negate(member[i]))
             worth.append(v)
         olds = [self.both(member[i], prev.town[i], f"mold_{t}_{i}") for i in range(n)]
@@ -93,7 +126,7 @@ class TownRules(Core):
             self.clause([negate(o)], [fresh])
         self.clause(olds, [negate(fresh)])
         big = self.reify_ge(self.lin(member), TOWN_MIN_BUILDINGS, f"mbig_{t}")
-        rich = self.reify_ge(sum(worth), self.threshold_const(), f"mrich_{t}")
+        rich = self.worth_at_least(sum(worth), self.threshold(nxt), f"mrich_{t}")
         have = (prev.tiles_left >= 1 if isinstance(prev.tiles_left, int)
                 else self.reify_ge(prev.tiles_left, 1, f"mhave_{t}"))
         found = self.bool(f"mfound_{t}")
@@ -104,11 +137,25 @@ class TownRules(Core):
             m.add_bool_and(lits).only_enforce_if(found)
             m.add_bool_or([negate(x) for x in lits] + [found])
         self.clause(list(anchor.values()), [found])
-        step.found = {min(anchor): found}
         grow = self.any_of([found, negate(fresh)], f"mgrow_{t}")
-        nxt.town = [self.next_town(prev.town[i], member[i], grow, f"town_{t}_{i}")
-                    for i in range(n)]
-        self.town_count.append(found)
+        town = [self.next_town(prev.town[i], member[i], grow, f"town_{t}_{i}")
+                for i in range(n)]
+        return Founded({min(anchor): found}, found, town)
+
+    def town_value(self, state: State, i: int) -> Num:
+        """The town value of node i's building in ``state`` (0 when unbuilt)."""
+        return (TOWN_VALUE["house"] * as_expr(state.house[i])
+                + TOWN_VALUE["kontor"] * as_expr(state.kontor[i])
+                + TOWN_VALUE["palace"] * as_expr(state.palace[i]))
+
+    def worth_at_least(self, value: Num, threshold: Num, name: str) -> Lit:
+        """A literal for ``value >= threshold`` (the threshold may be a variable)."""
+        if isinstance(threshold, int):
+            return self.reify_ge(value, threshold, name)
+        rich = self.bool(name)
+        self.m.add(value >= threshold).only_enforce_if(rich)
+        self.m.add(value <= threshold - 1).only_enforce_if(~rich)
+        return rich
 
     def next_town(self, before: Lit, member: Lit, grow: Lit, name: str) -> Lit:
         """In a town after the step: before, or in the grown component of a town."""
@@ -152,45 +199,55 @@ class TownRules(Core):
                 anchor[i] = v
         return anchor
 
-    def threshold_const(self) -> int:
-        """The town value needed when no ``TOWN6`` palace can come."""
-        if self.fid in SIDE_A and "right" in self.player.palaces:
-            return TOWN6_MIN_VALUE
-        return TOWN_MIN_VALUE
-
     def towns(self, t: int, step: Step, prev: State, nxt: State) -> None:
         """Every tile-less component of ≥ 4 buildings and value ≥ threshold founds a
-        town while tiles last ([D25]); town membership spreads over each component."""
-        m, g = self.m, self.g
-        n = g.size
+        town while tiles last ([D25]); town membership spreads over each component.
+
+        A step changes one component (its anchor's), so only that one can newly
+        qualify, with two exceptions: the Ifrit left palace with its edge house changes
+        two (every component is labelled at every step then), and the step that builds
+        the side-A right palace lowers the value for all (:meth:`palace_towns`: one
+        labelling of a copy of the state after that step)."""
         tiles = [x for x in TOWN_TILES if x in self.player.town_tiles]
         if not tiles:
-            nxt.town = list(prev.town)
-            self.town_count.append(0)
-            return
-        if not self.several_towns_possible():
-            self.anchored_towns(t, step, prev, nxt)
-            return
-        comps = self.settlements(t, nxt, prev)
+            done = Founded({}, 0, list(prev.town))
+        elif self.edge_possible:
+            comps = self.settlements(t, nxt, prev)
+            done = self.found_towns(f"{t}", comps, nxt.built, self.town_edges(nxt),
+                                    self.threshold(nxt), prev.tiles_left, len(tiles))
+            if not isinstance(done.count, int):
+                self.town_cut(step, done.count, len(tiles))
+        else:
+            done = self.anchored_towns(t, step, prev, nxt)
+            palace = step.kind["upgrade-pr"]
+            if self.town6_possible() and possible(palace):
+                done = self.with_palace_towns(t, palace, done, prev, nxt)
+        step.found = done.found
+        nxt.town = done.town
+        self.town_count.append(done.count)
+
+    def found_towns(self, name: str, comps: Components, built: list[Lit], edges: Adjacency,
+                    threshold: Num, tiles_left: Num, tiles: int) -> Founded:
+        """The towns founded in a labelled state: each root whose component has no town,
+        ≥ 4 buildings and the value may found one; as many found as qualify while the
+        ``tiles_left`` last; town membership is the same across each component."""
+        m, n = self.m, self.g.size
         root = comps.root
         size, value, old = comps.sums[:3]
-        threshold = self.threshold(nxt)
         found: dict[int, Lit] = {}
         qualified = []
         is_town: dict[int, Lit] = {}
         for i in range(n):
             if root[i] is False:
                 continue
-            fresh = self.bool(f"fresh_{t}_{i}")
+            fresh = self.bool(f"fresh_{name}_{i}")
             m.add(old[i] == 0).only_enforce_if(fresh)
             m.add(old[i] >= 1).only_enforce_if(~fresh)
-            town = self.bool(f"istown_{t}_{i}")
-            big = self.reify_ge(size[i], TOWN_MIN_BUILDINGS, f"big_{t}_{i}")
-            rich = self.bool(f"rich_{t}_{i}")
-            m.add(value[i] >= threshold).only_enforce_if(rich)
-            m.add(value[i] <= threshold - 1).only_enforce_if(~rich)
-            q = self.all_four(root[i], big, rich, fresh, f"qual_{t}_{i}")
-            f = self.bool(f"found_{t}_{i}")
+            town = self.bool(f"istown_{name}_{i}")
+            big = self.reify_ge(size[i], TOWN_MIN_BUILDINGS, f"big_{name}_{i}")
+            rich = self.worth_at_least(value[i], threshold, f"rich_{name}_{i}")
+            q = self.all_four(root[i], big, rich, fresh, f"qual_{name}_{i}")
+            f = self.bool(f"found_{name}_{i}")
             m.add_implication(f, q)
             found[i] = f
             qualified.append(q)
@@ -200,24 +257,86 @@ class TownRules(Core):
             is_town[i] = town
         count: Num = 0
         if found:
-            count = m.new_int_var(0, len(tiles), f"towns_{t}")
+            count = m.new_int_var(0, tiles, f"towns_{name}")
             m.add(count == sum(found.values()))
-            m.add_min_equality(count, [sum(qualified), prev.tiles_left])
-            self.town_cut(step, count, len(tiles))
-        step.found = found
+            m.add_min_equality(count, [sum(qualified), tiles_left])
         town_lits: list[Lit] = []
         for i in range(n):
-            if nxt.built[i] is False:
+            if built[i] is False:
                 town_lits.append(False)
                 continue
-            v = self.bool(f"town_{t}_{i}")
+            v = self.bool(f"town_{name}_{i}")
             town_lits.append(v)
-            implies(m, v, nxt.built[i])
+            implies(m, v, built[i])
             if i in is_town:
                 m.add(v == is_town[i]).only_enforce_if(root[i])
-        same_across(m, town_lits, nxt.built, self.town_edges(nxt))
-        nxt.town = town_lits
-        self.town_count.append(count)
+        same_across(m, town_lits, built, edges)
+        return Founded(found, count, town_lits)
+
+    def palace_towns(self) -> Founded:
+        """The towns the step that builds the side-A right palace founds, whichever step
+        that is: a copy of the state after it (buildings, their town value, bridges,
+        town membership and tiles before it; tied to that step's by
+        :meth:`with_palace_towns`) is labelled once, with the ``TOWN6`` value."""
+        if self.palace_copy is not None:
+            return self.palace_copy.founded
+        m, g = self.m, self.g
+        n = g.size
+        built: list[Lit] = [True if i < g.own else self.bool(f"pal_built_{i}")
+                            for i in range(n)]
+        value = [m.new_int_var(0, TOWN_VALUE["palace"], f"pal_value_{i}") for i in range(n)]
+        before: list[Lit] = [self.bool(f"pal_town_{i}") for i in range(n)]
+        bridge: list[Lit] = [self.bool(f"pal_bridge_{s}") for s in range(len(g.spots))]
+        tiles = len([x for x in TOWN_TILES if x in self.player.town_tiles])
+        tiles_left = m.new_int_var(0, tiles, "pal_tiles")
+        copy = State([], [], [], built, [], bridge=bridge,
+                     links={x: True for x in self.static_links})
+        edges = self.town_edges(copy)
+        weights = [Weight([as_expr(b) for b in built], n), Weight(value, 3 * n),
+                   Weight([as_expr(b) for b in before], n)]
+        comps = components(m, built, edges, weights, "pal")
+        founded = self.found_towns("pal", comps, built, edges, TOWN6_MIN_VALUE, tiles_left,
+                                   tiles)
+        self.palace_copy = PalaceCopy(built, value, before, bridge, tiles_left, founded)
+        return founded
+
+    def with_palace_towns(self, t: int, palace: Lit, anchored: Founded, prev: State,
+                          nxt: State) -> Founded:
+        """Step ``t``'s towns: the anchored ones, or the palace copy's when the step
+        builds the right palace (``palace``)."""
+        m, n = self.m, self.g.size
+        founded = self.palace_towns()
+        copy = self.palace_copy
+        assert copy is not None
+        for i in range(n):
+            if not isinstance(copy.built[i], bool):
+                m.add(copy.built[i] == as_expr(nxt.built[i])).only_enforce_if(palace)
+            m.add(copy.value[i] == self.town_value(nxt, i)).only_enforce_if(palace)
+            m.add(copy.before[i] == as_expr(prev.town[i])).only_enforce_if(palace)
+        for s, lit in enumerate(copy.bridge):
+            m.add(lit == as_expr(nxt.bridge[s])).only_enforce_if(palace)
+        m.add(copy.tiles_left == prev.tiles_left).only_enforce_if(palace)
+        tiles = len([x for x in TOWN_TILES if x in self.player.town_tiles])
+        count = m.new_int_var(0, tiles, f"towns_{t}")
+        m.add(count == anchored.count).only_enforce_if(negate(palace))
+        m.add(count == founded.count).only_enforce_if(palace)
+        town: list[Lit] = []
+        for i in range(n):
+            a, b = anchored.town[i], founded.town[i]
+            if a is b:
+                town.append(a)
+                continue
+            v = self.bool(f"town_{t}_{i}p")
+            m.add(v == as_expr(a)).only_enforce_if(negate(palace))
+            m.add(v == as_expr(b)).only_enforce_if(palace)
+            town.append(v)
+        found: dict[int, list[Lit]] = {}
+        for i, lit in anchored.found.items():
+            found.setdefault(i, []).append(self.both(lit, negate(palace), f"afound_{t}_{i}"))
+        for i, lit in founded.found.items():
+            found.setdefault(i, []).append(self.both(lit, palace, f"pfound_{t}_{i}"))
+        return Founded({i: self.any_of(lits, f"found_{t}_{i}") for i, lits in found.items()},
+                       count, town)
 
     def all_four(self, root: Lit, big: Lit, rich: Lit, fresh: Lit, name: str) -> Lit:
         """``root AND big AND rich AND fresh`` as a new Boolean (reified both ways)."""
