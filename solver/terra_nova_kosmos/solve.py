@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.cpsat import SolveParams, search_seconds_left, solve
+from solver.cpsat import SolveParams, solve
 from solver.cpsat.objectives import Lexicographic
 from solver.errors import BuildTimeout, EngineDisagreement, NoAnswer, PuzzleError
 from solver.terra_nova_kosmos.engine import bestround
@@ -56,10 +56,6 @@ With two or more workers CP-SAT's portfolio sets its subsolvers' own LP levels
 (``default_lp``: level 1), so the level 0 above only holds with one worker, and
 the second thread's searches only add CPU: 3 to 7 times the wall time on the cases
 measured (benchmarks/EXPERIMENTS.md, Terra Nova (KOSMOS), "Last-round model")."""
-
-HINT_SECONDS = 10.0
-"""At most this long to find the line that passes at once as a hint (it takes 1-3 s on
-the demo positions)."""
 
 Progress = Callable[[str], None]
 
@@ -133,7 +129,7 @@ def _run(model: Any, objective: Lexicographic, params: SolveParams,
 def _build(kind: str, make: Callable[[Callable[[], None]], Any], params: SolveParams,
            hint: bool = True) -> Any:
     """The ``kind`` model, ``make(check)``, built within the command's time limit and
-    (``hint``) hinted with the line that passes at once in what is left of it.
+    (``hint``) hinted with the action kinds of the line that passes at once.
 
     PuzzleError when the model does not cover the position; BuildTimeout when the
     limit ends during the build (exit 2, as the other games)."""
@@ -146,9 +142,7 @@ def _build(kind: str, make: Callable[[Callable[[], None]], Any], params: SolvePa
                               "give more --time-limit") from None
     if not hint:
         return built
-    left = search_seconds_left(params, built.model)
-    if left is None or left > 0:
-        hint_passing_at_once(built, HINT_SECONDS if left is None else min(HINT_SECONDS, left))
+    hint_passing_at_once(built)
     return built
 
 

@@ -92,24 +92,14 @@ def predicted(lr: LastRound, solver: cp_model.CpSolver) -> Predicted:
     return Predicted(solver.value(lr.value), solver.value(lr.others), solver.value(lr.turns))
 
 
-def hint_passing_at_once(lr: LastRound, seconds: float) -> None:
-    """Hint every variable with the line that passes at once (a complete, feasible
-    start, so a time-limited solve always has a line to improve on), found by CP-SAT
-    within ``seconds`` (no hint when it is not)."""
-    start = lr.model.clone()
+def hint_passing_at_once(lr: LastRound) -> None:
+    """Hint the action kinds of the line that passes at once (pass, then idle): CP-SAT
+    completes the rest of it in its first search, so a time-limited solve nearly
+    always has a line to improve on (the solve falls back to that line when not)."""
     for t, step in enumerate(lr.steps):
         for k, v in step.kind.items():
-            if v is not False:
-                start.add(v == int(k == ("pass" if t == 0 else "idle")))
-    start.clear_objective()
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.max_time_in_seconds = max(0.001, seconds)
-    if solver.solve(start) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return
-    for index in range(len(lr.model.proto.variables)):
-        var = lr.model.get_int_var_from_proto_index(index)
-        lr.model.add_hint(var, solver.value(var))
+            if not isinstance(v, bool):
+                lr.model.add_hint(v, int(k == ("pass" if t == 0 else "idle")))
 
 
 def plan(lr: LastRound) -> list[Any]:
