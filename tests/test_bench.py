@@ -136,7 +136,7 @@ def test_table_output_names_every_case():
 
 
 def test_shipped_suites_load():
-    for name in ("quick", "full", "budgets", "depth"):
+    for name in ("quick", "full", "budgets", "depth", "kosmos"):
         suite = load_suite(suite_file(name))
         assert suite.cases
         for case in suite.cases:
@@ -158,7 +158,14 @@ def test_bad_suite_is_one_line_error(tmp_path):
     ('position = "nosuch.toml"',
      "line 5 (key 'case.1.position'): case 1: no position file 'nosuch.toml'"),
     ("recipe = { rows = 3, cols = 4, frob = 1 }",
-     "line 5 (key 'case.1.recipe'): case 1: unknown recipe key 'frob'")])
+     "line 5 (key 'case.1.recipe'): case 1: unknown recipe key 'frob'"),
+    ('recipe = { board = "moon", players = 2, seed = 1 }',
+     "line 5 (key 'case.1.recipe'): case 1: recipe key 'board' is one of base, two-player"),
+    ('recipe = { board = "base", players = 5, seed = 1 }',
+     "line 5 (key 'case.1.recipe'): case 1: recipe key 'players'"),
+    ('recipe = { board = "base", players = 2, seed = 1, bridge_adjacency = "x" }',
+     "line 5 (key 'case.1.recipe'): case 1: recipe key 'bridge_adjacency' is one of all, "
+     "owner")])
 def test_a_bad_case_names_the_suite_file_and_the_case(tmp_path, case, message):
     bad = tmp_path / "bad.toml"
     bad.write_text(f'[[case]]\nname = "x"\ngame = "terra-nova-kosmos"\nkind = "last-round"\n'
