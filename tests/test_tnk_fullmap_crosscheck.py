@@ -1,0 +1,83 @@
+"""The last-round and best-round CP-SAT models against the engine's exhaustive search on
+the full bundled map: positions from seeded random games (2, 3 and 4 players, both
+``bridge_adjacency`` options, both best-round objectives). ``make test`` checks a
+sample of cheap ones; ``make sweep`` checks 200 and asserts that the optima
+show towns, bridges, terraforming, power actions and a choice of pass tile."""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache
+
+import pytest
+
+from solver.cpsat import SolveParams
+from solver.terra_nova_kosmos.engine.exhaustive import solve_best_round as exhaustive_best
+from solver.terra_nova_kosmos.engine.exhaustive import solve_last_round as exhaustive_last
+from solver.terra_nova_kosmos.notation import Turn
+from solver.terra_nova_kosmos.position import OBJECTIVES, Position
+from solver.terra_nova_kosmos.puzzlegen import playout_position
+from solver.terra_nova_kosmos.solve import solve_best_round, solve_last_round
+
+KINDS = ("last-round", "best-round")
+SAMPLE = {"last-round": (16, 26, 27, 31, 34), "best-round": (6, 14, 15, 16, 23)}
+"""The seeds ``make test`` checks: of the first 35 per kind, five of the cheapest to
+solve (poor positions; the sweep takes every seed)."""
+SWEEP_SEEDS = range(100)
+"""Per kind, the seeds ``make sweep`` checks (every one)."""
+CAP = 600
+"""Exhaustive-search seconds: past them the check fails (it has no answer to compare)."""
+PARAMS = SolveParams(workers=1, seed=0)
+
+
+@cache
+def full_case(kind: str, seed: int) -> Position:
+    """The seeded position: 2 to 4 players by seed, ``owner`` bridges on odd seeds,
+    ``max-value`` on every second pair of best-round seeds."""
+    return playout_position(kind, "base", 2 + seed % 3, seed,
+                            bridge_adjacency="owner" if seed % 2 else "all",
+                            objective=OBJECTIVES[seed // 2 % 2])
+
+
+def checked(kind: str, seed: int) -> list[Turn]:
+    """Solve the case with CP-SAT and the exhaustive search; the same objective tuple.
+    Returns the exhaustive search's optimal line."""
+    position = full_case(kind, seed)
+    search = exhaustive_best if kind == "best-round" else exhaustive_last
+    best, line = search(position, cap=CAP)
+    solve = solve_best_round if kind == "best-round" else solve_last_round
+    answer = solve(position, PARAMS)
+    assert answer.optimal and answer.key == best.key, (kind, seed, answer.line, line)
+    return line
+
+
+def shown(line: list[Turn]) -> Counter:
+    """What an optimal line shows."""
+    seen: Counter = Counter()
+    for turn in line:
+        name = turn.action.name
+        seen["town"] += bool(turn.towns)
+        seen["bridge"] += name in ("bridge", "pa-bridge3", "pa-bridge4")
+        seen["terraform"] += bool(turn.action.cells) and (
+            "spade" in name or name in ("terraform", "desert-dig"))
+        seen["power"] += name.startswith("pa-")
+        if name == "pass" and turn.action.tile is not None:
+            seen[f"tile {turn.action.tile}"] += 1
+    return seen
+
+
+@pytest.mark.parametrize(("kind", "seed"), [(kind, seed) for kind in KINDS
+                                             for seed in SAMPLE[kind]])
+def test_model_equals_exhaustive_on_the_full_map(kind: str, seed: int) -> None:
+    checked(kind, seed)
+
+
+@pytest.mark.sweep
+def test_many_full_map_positions_and_what_their_optima_show() -> None:
+    seen: Counter = Counter()
+    for kind in KINDS:
+        for seed in SWEEP_SEEDS:
+            seen += shown(checked(kind, seed))
+    for what in ("town", "bridge", "terraform", "power"):
+        assert seen[what] > 0, (what, seen)
+    assert sum(1 for key in seen if key.startswith("tile ")) >= 2, seen
