@@ -191,8 +191,11 @@ def pictures(record: GameRecord, row: RoundReview) -> list[tuple[Scene, str]]:
     last = played.turns[-1]
     after = apply_turn(record.positions[last], record.turns[last])
     value = row.played_value["value"]
-    out = [(position_scene(after), f"Round {row.round}, {row.player} ({row.objective}): "
-                                   f"played {len(row.played)} turns, worth {value}")]
+    scene = position_scene(after)
+    scene.answer = ["Played: " + "   ".join(f"{i}. {t}" for i, t in
+                                           enumerate(row.played, start=1)),
+                    f"worth {value} ({row.objective}); the map after the pass"]
+    out = [(scene, f"Round {row.round}, {row.player} ({row.objective}): as played")]
     best = row.best
     if best is not None and best.line:
         puzzle = Puzzle(row.puzzle, None if row.puzzle == LAST_ROUND else row.objective)
