@@ -116,7 +116,7 @@ def _report(reviewed: Any, worst: int | None, as_json: bool, plot: Path | None,
         shown = costliest(rows_of(reviewed), worst) if worst else None
         if review.turns:
             SCREEN.print(turn_table(reviewed, shown))
-        if review.rounds:
+        elif review.rounds:
             SCREEN.print(round_table(reviewed, shown))
             for row in shown if shown is not None else []:
                 SCREEN.print(_round_lines(row))
@@ -220,7 +220,7 @@ def summary_lines(reviewed: Any) -> list[str]:
     """Per player what was lost, the turns not proven, and how long it took."""
     from solver.review.report import totals
 
-    unit = "turn" if reviewed.review.turns else "round"
+    unit = reviewed.review.unit
     lines = []
     for t in totals(reviewed):
         costliest = (f"; the costliest: {unit} {t.worst} ({t.worst_loss})"

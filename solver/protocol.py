@@ -202,6 +202,9 @@ class Review:
     turns: list[TurnReview] = field(default_factory=list)
     rounds: list[RoundReview] = field(default_factory=list)
     players: tuple[str, ...] = ()
+    unit: str = "turn"
+    """What the game reviews one by one: ``turn`` (:attr:`turns`) or ``round``
+    (:attr:`rounds`)."""
 
 
 Options = Mapping[str, Any]

@@ -35,6 +35,11 @@ def replay(path: Path, command: str = "apply", upto: int | None = None) -> GameR
     record is for, in the message when its game offers no records."""
     game = game_of(path)
     require_command(game, command, path)
+    data, _ = load_toml(path)
+    if not is_record(data):
+        raise InputError("a position file, not a game record (a start 'position' and "
+                         "[[turn]] tables: docs/formats.md; `play --record` writes one)",
+                         path=path)
     record = read_record_file(path)
     position = _start(game, record.position, record.text, path)
     total = len(record.turns)

@@ -107,9 +107,9 @@ def to_json(reviewed: Reviewed) -> dict[str, Any]:
     """The ``--json`` object of ``review`` (docs/json.md)."""
     review = reviewed.review
     obj: dict[str, Any] = {"game": review.game, "record": review.record}
-    if review.turns:
+    if review.unit == "turn":
         obj["turns"] = [_turn_json(row) for row in review.turns]
-    if review.rounds:
+    else:
         obj["rounds"] = [_round_json(row) for row in review.rounds]
     obj["summary"] = {
         "turns": len(reviewed.record.turns),

@@ -39,8 +39,11 @@ class Examined:
 
 
 def tasks(record: GameRecord, params: SolveParams) -> list[ReviewTask]:
-    """One :func:`examine` per position of ``record`` (the last one without the reply)."""
+    """One :func:`examine` per position of ``record`` (the last one without the reply);
+    none for a record without turns."""
     last = len(record.positions) - 1
+    if not last:
+        return []
     return [ReviewTask(examine, (position, index < last, params))
             for index, position in enumerate(record.positions)]
 

@@ -177,7 +177,7 @@ def result(record: GameRecord, results: Sequence[Planned | None]) -> Review:
                 figures={} if planned is None else planned.figures,
                 in_total=objective != OBJECTIVES[1]))
     return Review("terra-nova-kosmos", str(record.path), rounds=rows,
-                  players=record.positions[0].colours)
+                  players=record.positions[0].colours, unit="round")
 
 
 def pictures(record: GameRecord, row: RoundReview) -> list[tuple[Scene, str]]:
