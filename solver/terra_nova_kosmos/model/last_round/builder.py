@@ -46,9 +46,11 @@ class Builder(TownRules, Economy, Ending):
 
     The public build API, for models that extend this one (the best round, several
     rounds): :meth:`initial_state` (the position as state 0), :meth:`step` (the
-    variables and rules of one step and the state after it; it reads the state before
-    it as ``states[-1]``), :meth:`~.ending.Ending.finish` (the round's limits, the
-    final scoring and the objective), and :meth:`build`, which runs them in order.
+    variables and rules of step ``t`` from state ``prev``, and the state after it),
+    :meth:`~.ending.Ending.finish` (the round's limits over ``steps``, the final
+    scoring of ``states[-1]`` and the objective), and :meth:`build`, which runs them
+    in order, appending to ``steps`` and ``states``. Per step, ``town_count`` and
+    ``vp_terms`` get one entry and ``events`` the buildings others gain power from.
     A subclass may override :meth:`~.core.Core.refusal`,
     :meth:`~.economy.Economy.pass_income` and :meth:`~.ending.Ending.finish`.
     """
