@@ -279,9 +279,42 @@ def generate(game: str, count: int, seed: int, out_dir: Path, kind: str | None,
                      scheduler, time_limit)
 
 
+@main.command(context_settings=CONTEXT)
+@click.argument("file", type=INPUT)
+@click.option("--turns", type=click.IntRange(1), default=None,
+              help="Terra Nova: the closing over N turns (default: the file's [puzzle]).")
+@click.option("--draws", type=click.IntRange(0), default=None,
+              help="Rift Valley: element budget (default: the file's `draws`, else unlimited).")
+@click.option("--out", type=FILE, default=None,
+              help="The model file: .pb or .pbtxt (the CP-SAT model), .mps or .lp (its exact "
+                   "MIP translation).")
+@click.option("--solution", type=INPUT, default=None, metavar="FILE",
+              help="Instead of writing: read this solution of the exported model (`xI value` "
+                   "lines) back, check it and replay it through the engine.")
+@user_errors
+def export(file: Path, turns: int | None, draws: int | None, out: Path | None,
+           solution: Path | None) -> None:
+    """Write the one CP-SAT model of the puzzle in FILE for other solvers.
+
+    The model is exactly the one `solve` builds (docs/export.md): .pb/.pbtxt
+    hold its CpModelProto, .mps/.lp its exact MIP translation (a constraint
+    without one is refused, never dropped). A header (beside a .pb: MODEL.pb.txt)
+    names the position, the puzzle, the objective's offset and scale, the CP-SAT
+    parameters boardsat uses and how to read an answer back (--solution).
+    """
+    from cli import export as export_cli
+    if (out is None) == (solution is None):
+        raise click.UsageError("give --out MODEL to write the model, or --solution FILE to "
+                               "read a solution back")
+    game = game_of(file)
+    options = {"turns": turns, "draws": draws}
+    check_options(game, "export", _present(options), file)
+    export_cli.run(file, _accepted(game, "export", options), out, solution)
+
+
 RUN_OPTIONS = {"suite_name": "--suite", "suite_file": "--suite-file", "workers": "--workers",
                "time_limit": "--time-limit", "cap": "--cap", "seed": "--seed",
-               "scheduler": "--scheduler"}
+               "scheduler": "--scheduler", "solvers": "--solvers"}
 """``bench`` options that only mean something when the suite is run (not with ``--from``)."""
 
 
@@ -312,21 +345,31 @@ RUN_OPTIONS = {"suite_name": "--suite", "suite_file": "--suite-file", "workers":
               "case's own cap, else the suite's).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="CP-SAT random seed.")
 @scheduler_option("the cases (side by side; times are then the workers')")
+@click.option("--solvers", default=None, metavar="LIST",
+              help="Also solve each case's one model (as `export` writes it) with these, "
+                   "comma-separated: cp-sat, highs, scip (HiGHS and SCIP: pip install "
+                   "'boardsat[solvers]'), with the same time limit and --workers.")
+@click.option("--cactus", type=FILE, default=None,
+              help="With --solvers: write a PNG cactus plot here (cases proven against time, "
+                   "one line per solver).")
 @user_errors
 def bench(suite_name: str, suite_file: Path | None, saved: Path | None, as_json: bool,
           plot: Path | None, save: Path | None, readme: tuple[Path, ...], workers: int,
           time_limit: float | None, cap: float | None, seed: int,
-          scheduler: str | None) -> None:
+          scheduler: str | None, solvers: str | None, cactus: Path | None) -> None:
     """Time CP-SAT against the engine's exhaustive search on a benchmark suite.
 
     Prints a table per case (CP-SAT time to a proven optimum, exhaustive time
-    or 'capped', their ratio) and medians per group. With --from, runs nothing
+    or 'capped', their ratio) and medians per group. With --solvers, each
+    case's one model is also solved by each solver named (docs/export.md), in
+    a table of their times and ratios to CP-SAT's. With --from, runs nothing
     and shows a saved run again (to redraw its plot or Markdown tables).
 
     \b
     Exit status: 0 done; 1 a proven CP-SAT optimum differs from the exhaustive
-    search's (everything is still printed and written, then one line names
-    the cases); 2 bad input; 130 interrupted.
+    search's, or two solvers proved different optima (everything is still
+    printed and written, then one line names the cases); 2 bad input; 130
+    interrupted.
     """
     from cli import bench as bench_cli
     if saved is not None:
@@ -336,10 +379,10 @@ def bench(suite_name: str, suite_file: Path | None, saved: Path | None, as_json:
         if running:
             raise click.UsageError(f"--from shows a saved run; {', '.join(running)} would run "
                                    "one")
-        bench_cli.rerender(saved, as_json, plot, save, readme)
+        bench_cli.rerender(saved, as_json, plot, save, readme, cactus)
         return
     bench_cli.run(suite_name, suite_file, as_json, plot, save, workers, time_limit, cap, seed,
-                  scheduler, readme)
+                  scheduler, readme, solvers, cactus)
 
 
 main.add_command(apply_command)

@@ -207,6 +207,46 @@ class Review:
     (:attr:`rounds`)."""
 
 
+@dataclass(frozen=True)
+class Replayed:
+    """A solution of a :class:`PuzzleModel` as the engine replayed it."""
+
+    value: tuple[int, ...]
+    """The full objective tuple (as :attr:`Solved.value`)."""
+    line: list[str]
+    """The answer in the game's notation (turns, draws)."""
+
+
+@dataclass
+class PuzzleModel:
+    """The one CP-SAT model of a puzzle, exactly as the game's ``solve`` builds it, with
+    what ``boardsat export`` and ``bench --solvers`` need to pose it to any solver."""
+
+    model: Any
+    """The ``cp_model.CpModel``, its objective set (maximised), hinted as ``solve`` hints it."""
+    settings: Mapping[str, Any]
+    """The CP-SAT parameters ``solve`` sets on it (``SolveParams.settings``)."""
+    workers: int | None
+    """At most this many CP-SAT workers (None: as many as ``--workers`` asks)."""
+    puzzle: str
+    """The puzzle in words: ``closing over 2 turns``."""
+    goals: tuple[str, ...]
+    """The objective's goals in priority order, each with its sense:
+    ``("own points (max)", "others' points (min)")``."""
+    weights: tuple[int, ...]
+    """Each goal's weight in the objective (``objective = sum(±weight * goal)``, the
+    leading goal maximised); the leading goal is ``ceil(objective / weights[0])``."""
+    answer: str
+    """How the answer reads from the variables (their names in the model)."""
+    replay: Callable[[Any, bool], Replayed]
+    """``replay(solver, optimal)``: the solution ``solver`` holds (a ``CpSolver`` after a
+    solve of :attr:`model`) read as the game's answer and replayed by the engine;
+    ``EngineDisagreement`` when the engine refuses it or values it otherwise than the
+    model (below it; at all when ``optimal``)."""
+    note: str = ""
+    """How ``solve`` goes beyond this model on this puzzle (empty: it solves exactly this)."""
+
+
 Options = Mapping[str, Any]
 """Command-line options given to a game command, by parameter name (``draws``, ``turns``…)."""
 
@@ -340,3 +380,13 @@ class Game(Protocol):
                         ) -> list[tuple[Scene, str]]:
         """A reviewed turn (round) drawn as ``sheet``'s answer pages draw answers: the
         turn played and the best one, each a scene with its heading."""
+
+    # ---- export and other solvers (``boardsat export``, ``bench --solvers``)
+    def export_case(self, path: Path, options: Options) -> Case:
+        """The puzzle of the file ``path`` (its ``[puzzle]``, or the ``export`` options:
+        ``turns``, ``draws``) as a case; InputError for a file without one."""
+
+    def puzzle_model(self, position: Any, case: Case, params: SolveParams) -> PuzzleModel:
+        """The case's one CP-SAT model (:class:`PuzzleModel`), built within ``params``'
+        deadline; PuzzleError for a puzzle ``solve`` does not pose as one model."""
+

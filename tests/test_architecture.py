@@ -22,10 +22,11 @@ from solver.paths import REPO_ROOT
 FLOORS = ("solver.errors", "solver.tomlfile", "solver.geometry", "solver.cpsat",
           "solver.protocol", "solver.paths", "solver.drawing", "solver.recordfile")
 DRIVERS = ("solver.bench", "solver.puzzlegen", "solver.executor", "solver.batch",
-           "solver.sheet", "solver.records", "solver.review", "cli")
+           "solver.sheet", "solver.records", "solver.review", "solver.export", "cli")
 REGISTRY = "solver.games"
 BRIDGES = ("solve", "deep", "halves", "answers", "settings", "uniqueness", "puzzlegen",
-           "benchcases", "view", "picture", "commands", "review", "game")
+           "benchcases", "view", "picture", "commands", "review", "game",
+           "export")
 """Top-level modules of a game that may use both its engine and its model; every other
 top-level module (``position``, ``notation``, ``fileformat``, ``rules``…) is shared by
 the two and may use neither."""

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from solver.protocol import Case, Made, Options, Screen, Solved
+from solver.protocol import Case, Made, Options, PuzzleModel, Screen, Solved
 
 
 def _rules(options: Options) -> Any:
@@ -28,6 +28,7 @@ class RiftValley:
     kinds = ("max-score",)
     options = {
         "show": frozenset(),
+        "export": frozenset({"draws"}),
         "solve": frozenset({"draws", "stops_block_all_colours"}),
         "verify": frozenset({"stops_block_all_colours"}),
         "play": frozenset({"players", "stops_block_all_colours"}),
@@ -114,6 +115,15 @@ class RiftValley:
     def bench_exhaustive(self, position: Any, case: Case, cap: float) -> tuple[int, ...]:
         from solver.rift_valley import benchcases
         return benchcases.solve_exhaustive(position, case, cap)
+
+    # ---- export and other solvers
+    def export_case(self, path: Path, options: Options) -> Case:
+        from solver.rift_valley import export
+        return export.export_case(path, options)
+
+    def puzzle_model(self, position: Any, case: Case, params: Any) -> PuzzleModel:
+        from solver.rift_valley import export
+        return export.puzzle_model(position, case, params)
 
     def horizon_text(self, horizon: int | None) -> str:
         return "any draws" if horizon is None else f"{horizon} draws"

@@ -7,6 +7,7 @@ reported order) and re-scored there; any disagreement with the model raises
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,7 +16,7 @@ from solver.cpsat.harness import ProgressFn
 from solver.errors import BuildTimeout, EngineDisagreement, NoAnswer, PuzzleError
 from solver.rift_valley.engine.draws import IllegalDraw, play_draws, validate
 from solver.rift_valley.engine.scoring import Score, score
-from solver.rift_valley.model.max_score import build_model
+from solver.rift_valley.model.max_score import MaxScoreModel, build_model
 from solver.rift_valley.notation import Draw, format_draw
 from solver.rift_valley.position import Position
 from solver.rift_valley.rules import DEFAULT_RULES, Rules
@@ -72,8 +73,7 @@ def solve_max_score(position: Position, draws: int | None = None,
         position = position.replace(draws=draws)
     validate(position, rules)
     try:
-        built = build_model(position, position.draws, rules.stops_block_all_colours,
-                            params.check)
+        built, settings, workers = max_score_model(position, rules, params.check)
     except NoAnswer:
         # the limit ran out while building: no search ran, so no answer (exit 2, as
         # Terra Nova), not "draw nothing" dressed up as one
@@ -81,12 +81,9 @@ def solve_max_score(position: Position, draws: int | None = None,
         raise BuildTimeout.of(f"{budget}max-score model", params.time_limit,
                               "give more --time-limit" + (" or fewer --draws"
                                                           if budget else "")) from None
-    if position.draws is None:
-        params = params.with_settings(**UNLIMITED_SETTINGS).with_workers_at_most(
-            UNLIMITED_WORKERS)
-    else:
-        params = params.with_settings(**{**SETTINGS, **SEED_PORTFOLIO,
-                                         **small_budget_settings(position.draws)})
+    params = params.with_settings(**settings)
+    if workers is not None:
+        params = params.with_workers_at_most(workers)
     solver, result = solve(built.model, params, progress=progress)
     stats = dict(result.stats, trails=len(built.candidates.trails),
                  stop_cells=len(built.candidates.stop_cells),
@@ -101,18 +98,40 @@ def solve_max_score(position: Position, draws: int | None = None,
         bound = round(result.bound)
     else:
         chosen, value, bound = (), None, None
-    after = replay(position, chosen, rules)
-    breakdown = score(after, position.player)
-    if value is None or (not result.optimal and breakdown.total > value):
-        # A best-so-far answer may count less than its draws score (see below).
-        value = breakdown.total
-    elif breakdown.total != value:
-        raise EngineDisagreement(
-            f"the model scores {_show(position, chosen)} at {value}, "
-            f"the engine at {breakdown.total} ({breakdown})")
+    value, after, breakdown = engine_score(position, chosen, value, result.optimal, rules)
     return Answer(value=value, draws=chosen, optimal=result.optimal, bound=bound,
                   wall_s=result.wall_s, before=position, after=after, breakdown=breakdown,
                   stats=stats)
+
+
+def engine_score(position: Position, draws: tuple[Draw, ...], claim: int | None, optimal: bool,
+                 rules: Rules) -> tuple[int, Position, Score]:
+    """The engine's score of the model's ``draws``, the position after them and the
+    score's breakdown. EngineDisagreement when the engine refuses the draws, or scores
+    them otherwise than the model's ``claim`` (None: no claim): below it, or at all when
+    ``optimal`` (a best-so-far answer may count less than its draws score, see
+    :func:`solve_max_score`)."""
+    after = replay(position, draws, rules)
+    breakdown = score(after, position.player)
+    if claim is not None and breakdown.total != claim and (optimal or breakdown.total < claim):
+        raise EngineDisagreement(
+            f"the model scores {_show(position, draws)} at {claim}, "
+            f"the engine at {breakdown.total} ({breakdown})")
+    return breakdown.total, after, breakdown
+
+
+def max_score_model(position: Position, rules: Rules,
+                    check: Callable[[], None]) -> tuple[MaxScoreModel, dict[str, Any], int | None]:
+    """The model :func:`solve_max_score` solves (and ``boardsat export`` writes) for the
+    position's budget, the CP-SAT parameters it is solved with and the most workers it
+    gets (None: as many as asked): :data:`UNLIMITED_SETTINGS` on
+    :data:`UNLIMITED_WORKERS` without a budget, else :data:`SETTINGS` with
+    :data:`SEED_PORTFOLIO` and :func:`small_budget_settings`. NoAnswer when ``check``
+    ends the build."""
+    built = build_model(position, position.draws, rules.stops_block_all_colours, check)
+    if position.draws is None:
+        return built, dict(UNLIMITED_SETTINGS), UNLIMITED_WORKERS
+    return built, {**SETTINGS, **SEED_PORTFOLIO, **small_budget_settings(position.draws)}, None
 
 
 FULL_SUBSOLVERS = ("max_lp", "default_lp", "core", "quick_restart", "no_lp")

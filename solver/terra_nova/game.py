@@ -15,6 +15,7 @@ from solver.protocol import (
     GameRecord,
     Made,
     Options,
+    PuzzleModel,
     Review,
     ReviewTask,
     Screen,
@@ -32,6 +33,7 @@ class TerraNova:
     kinds = ("best-turn", "closing", "min-turns")
     options = {
         "show": frozenset(),
+        "export": frozenset({"turns"}),
         "solve": frozenset({"turns"}),
         "verify": frozenset(),
         "perft": frozenset({"via_model", "time_limit"}),
@@ -137,6 +139,15 @@ class TerraNova:
     def bench_exhaustive(self, position: Any, case: Case, cap: float) -> tuple[int, ...]:
         from solver.terra_nova import benchcases
         return benchcases.solve_exhaustive(position, case, cap)
+
+    # ---- export and other solvers
+    def export_case(self, path: Path, options: Options) -> Case:
+        from solver.terra_nova import export
+        return export.export_case(path, options)
+
+    def puzzle_model(self, position: Any, case: Case, params: Any) -> PuzzleModel:
+        from solver.terra_nova import export
+        return export.puzzle_model(position, case, params)
 
     def horizon_text(self, horizon: int | None) -> str:
         return f"{horizon} turn" + ("s" if horizon != 1 else "")

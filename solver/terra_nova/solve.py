@@ -18,6 +18,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from solver.cpsat import (
     Interrupted,
@@ -28,6 +29,7 @@ from solver.cpsat import (
     solve,
     startup_seconds,
 )
+from solver.cpsat.objectives import Lexicographic
 from solver.errors import EngineDisagreement, InputError, NoAnswer, PuzzleError
 from solver.terra_nova import deep, halves
 from solver.terra_nova.answers import (
@@ -107,33 +109,59 @@ def solve_puzzle(position: Position, turns: int | None = None,
                   or _maximise(position, kind, horizon, params, progress, start))
     else:
         answer = _maximise(position, kind, horizon, params, progress, start)
-    _replay(position, answer)
+    replay(position, answer)
     return answer
+
+
+@dataclass
+class LineModel:
+    """The one CP-SAT model of a best-turn or max-points puzzle, as :func:`line_model`
+    poses it."""
+
+    tm: TurnModel
+    objective: Lexicographic
+    settings: dict[str, Any]
+    """The CP-SAT parameters it is solved with (:func:`~solver.terra_nova.settings.settings`)."""
+    workers: int | None
+    """At most this many CP-SAT workers (None: as many as asked)."""
+    first: list[Turn]
+    """The engine's first legal line, the model's hint."""
+
+
+def line_model(position: Position, kind: str, horizon: int, params: SolveParams) -> LineModel:
+    """The model :func:`solve_puzzle` solves for a best-turn or max-points puzzle in one
+    piece (and ``boardsat export`` writes): the turn model over ``horizon`` turns with
+    :func:`line_objective` maximised (most own points, then fewest points to others, then
+    for closings fewest actions), hinted with the engine's first legal line, with the
+    decision strategy its settings follow. NoAnswer when ``params``' deadline passes."""
+    first = first_line(position, horizon, params)
+    tm = TurnModel(position, horizon, check=params.check, short_last_move=kind == "best-turn")
+    params.check()
+    objective = line_objective(tm, horizon, actions=kind != "best-turn")
+    tm.model.maximize(objective.expr)
+    params.check()
+    tm.hint_line(first)
+    params.check()
+    chosen = settings(kind, cells=position.grid.size)
+    add_strategy(tm, chosen)
+    return LineModel(tm, objective, chosen, BEST_TURN_WORKERS if kind == "best-turn" else None,
+                     first)
 
 
 def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
               progress: Progress | None, start: float) -> Answer:
-    """Best-turn or max-points: one exactly lexicographic objective (:func:`line_objective`):
+    """Best-turn or max-points: one exactly lexicographic objective (:func:`line_model`):
     most own points, then fewest points to others, then (closing) fewest actions."""
     note(progress, "building the model")
     try:
-        first = first_line(position, horizon, params)
-        tm = TurnModel(position, horizon, check=params.check,
-                       short_last_move=kind == "best-turn")
-        params.check()
-        objective = line_objective(tm, horizon, actions=kind != "best-turn")
-        tm.model.maximize(objective.expr)
-        params.check()
-        tm.hint_line(first)
-        params.check()
+        built = line_model(position, kind, horizon, params)
     except NoAnswer:
         raise unbuilt(horizon, params) from None
     build = time.perf_counter() - start
-    chosen = settings(kind, cells=position.grid.size)
-    if kind == "best-turn":
-        params = params.with_workers_at_most(BEST_TURN_WORKERS)
-    add_strategy(tm, chosen)
-
+    tm, objective, first = built.tm, built.objective, built.first
+    if built.workers is not None:
+        params = params.with_workers_at_most(built.workers)
+    chosen = built.settings
     cap = tm.own_upper_bound()
 
     def report(obj: float, best: float, wall: float) -> None:
@@ -272,7 +300,7 @@ def _out_of_time(params: SolveParams, tm: TurnModel) -> bool:
     return left is not None and left <= startup_seconds(tm.model)
 
 
-def _replay(position: Position, answer: Answer) -> None:
+def replay(position: Position, answer: Answer) -> None:
     """Play the answer through the engine; EngineDisagreement when anything differs."""
     text = " | ".join(answer.line_text(position))
     try:

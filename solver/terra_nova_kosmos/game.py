@@ -17,6 +17,7 @@ from solver.protocol import (
     GameRecord,
     Made,
     Options,
+    PuzzleModel,
     Review,
     ReviewTask,
     Screen,
@@ -34,6 +35,7 @@ class TerraNovaKosmos:
     kinds = ("last-round", "best-round")
     options = {
         "show": frozenset(),
+        "export": frozenset(),
         "perft": frozenset({"depth"}),
         "verify": frozenset(),
         "solve": frozenset(),
@@ -125,6 +127,15 @@ class TerraNovaKosmos:
     def bench_exhaustive(self, position: Any, case: Case, cap: float) -> tuple[int, ...]:
         from solver.terra_nova_kosmos import benchcases
         return benchcases.solve_exhaustive(position, case, cap)
+
+    # ---- export and other solvers
+    def export_case(self, path: Path, options: Options) -> Case:
+        from solver.terra_nova_kosmos import export
+        return export.export_case(path, options)
+
+    def puzzle_model(self, position: Any, case: Case, params: Any) -> PuzzleModel:
+        from solver.terra_nova_kosmos import export
+        return export.puzzle_model(position, case, params)
 
     def horizon_text(self, horizon: int | None) -> str:
         return "to the pass" if horizon is None else f"{horizon} turns"

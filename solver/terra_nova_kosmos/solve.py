@@ -31,6 +31,7 @@ from solver.terra_nova_kosmos.model.best_round import (
     read_best_line,
 )
 from solver.terra_nova_kosmos.model.last_round import (
+    LastRound,
     Predicted,
     Unsupported,
     build_last_round,
@@ -146,6 +147,27 @@ def _build(kind: str, make: Callable[[Callable[[], None]], Any], params: SolvePa
     return built
 
 
+def last_round_model(position: Position, params: SolveParams) -> LastRound:
+    """The model :func:`solve_last_round` solves (and ``boardsat export`` writes), hinted
+    with the line that passes at once; it is solved with :func:`settings` on
+    :data:`SEARCH_WORKERS`. Errors as :func:`_build` (and InputError for an illegal
+    position or one without a last-round puzzle)."""
+    validate(position)
+    check_puzzle(position)
+    return _build("last-round", lambda check: build_last_round(position, check), params)
+
+
+def best_round_model(position: Position, params: SolveParams, objective: str | None = None,
+                     hint: bool = True) -> BestRound:
+    """The model :func:`solve_best_round` solves (and ``boardsat export`` writes) under
+    ``objective`` (default: the file's); as :func:`last_round_model`."""
+    validate(position)
+    bestround.check_puzzle(position)
+    objective = objective or bestround.objective_of(position)
+    return _build("best-round", lambda check: build_best_round(position, objective, check),
+                  params, hint)
+
+
 def solve_last_round(position: Position, params: SolveParams | None = None, *,
                      progress: Progress | None = None) -> Answer:
     """Solve the position's last-round puzzle; the engine replays the answer.
@@ -156,10 +178,8 @@ def solve_last_round(position: Position, params: SolveParams | None = None, *,
     is the line that passes at once, not proven optimal.
     """
     params = (params or SolveParams()).started()
-    validate(position)
-    check_puzzle(position)
     start = time.perf_counter()
-    lr = _build("last-round", lambda check: build_last_round(position, check), params)
+    lr = last_round_model(position, params)
     build = time.perf_counter() - start
     solver, result = _run(lr.model, lr.objective, params, progress)
     if not result.feasible:
@@ -214,12 +234,9 @@ def solve_best_round(position: Position, params: SolveParams | None = None, *,
     ``hint``: start from the line that passes at once (so a time limit always leaves a
     line; the cross-check tests, which run to the optimum, skip it)."""
     params = (params or SolveParams()).started()
-    validate(position)
-    bestround.check_puzzle(position)
     objective = objective or bestround.objective_of(position)
     start = time.perf_counter()
-    br = _build("best-round", lambda check: build_best_round(position, objective, check),
-                params, hint)
+    br = best_round_model(position, params, objective, hint)
     build = time.perf_counter() - start
     solver, result = _run(br.model, br.objective, params, progress)
     if not result.feasible:
