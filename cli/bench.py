@@ -12,7 +12,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from cli.cluster import note_ran_on
 from cli.console import err, out, print_json
 from solver.bench.overview import fill_overview
-from solver.bench.plot import plot_horizons, plot_records
+from solver.bench.instances import write_instances
+from solver.bench.plot import plot_cactus, plot_horizons, plot_records
 from solver.bench.runner import (
     Record,
     disagreement_text,
@@ -22,13 +23,18 @@ from solver.bench.runner import (
     run_suite,
     summary,
 )
-from solver.bench.suite import PLOTS, load_suite, suite_file
+from solver.bench.solvers import check_installed
+from solver.bench.solvers import parse as parse_solvers
+from solver.bench.suite import PLOTS, Suite, load_suite, suite_file
 from solver.bench.table import (
     cases_table,
     fill_readme,
     markdown_cases,
     markdown_summary,
+    fill_solvers,
+    markdown_solvers,
     measured_text,
+    solvers_table,
     summary_table,
 )
 from solver.cpsat import SolveParams
@@ -39,7 +45,9 @@ from solver.tomlfile import atomic_write_text, read_text
 
 def run(suite_name: str, suite_path: Path | None, as_json: bool, plot: Path | None,
         save: Path | None, workers: int, time_limit: float | None, cap: float | None,
-        seed: int, scheduler: str | None = None, readme: tuple[Path, ...] = ()) -> None:
+        seed: int, scheduler: str | None = None, readme: tuple[Path, ...] = (),
+        solvers_text: str | None = None, cactus: Path | None = None,
+        instances: Path | None = None) -> None:
     """Run the suite, then print the table (or the JSON) and write the plot/JSON files
     and (``readme``) the medians and the cases as Markdown between the suite's markers in
     those files (:func:`solver.bench.table.fill_readme`), refilling any cross-suite
@@ -50,6 +58,10 @@ def run(suite_name: str, suite_path: Path | None, as_json: bool, plot: Path | No
     optimum differs from the exhaustive search's, everything is still printed
     and written, then one line on standard error names the cases, exit status 1.
     """
+    solvers = () if solvers_text is None else parse_solvers(solvers_text)
+    check_installed(solvers)
+    if cactus is not None and not solvers:
+        raise InputError("--cactus plots the solvers of --solvers; give --solvers too")
     suite = load_suite(suite_path or suite_file(suite_name))
     for doc in readme:  # missing markers fail now, not after the run
         fill_readme(read_text(doc), suite.name, "", "", str(doc))
@@ -72,17 +84,19 @@ def run(suite_name: str, suite_path: Path | None, as_json: bool, plot: Path | No
                 bar.update(task, case=f"{case.name} done")
 
         try:
-            records = run_suite(suite, params, cap, on_record=done, executor=executor)
+            records = run_suite(suite, params, cap, on_record=done, executor=executor,
+                                solvers=solvers)
         except InputError as exc:
             raise exc.located(path=suite.path) from None
     note_ran_on(executor, scheduler)
     result = report(suite, records, params, suite.cap if cap is None else cap,
-                    ran_on=executor.description)
-    publish(result, records, suite.plot, as_json, plot, save, readme)
+                    ran_on=executor.description, solvers=solvers)
+    publish(result, records, suite.plot, as_json, plot, save, readme, cactus, instances, suite)
 
 
 def rerender(saved: Path, as_json: bool, plot: Path | None, save: Path | None,
-             readme: tuple[Path, ...]) -> None:
+             readme: tuple[Path, ...], cactus: Path | None = None,
+             instances: Path | None = None) -> None:
     """Print, plot and write a saved run (``--save``/``--json`` output) as if it had just
     run: the same tables, plot, JSON and Markdown blocks, the medians recomputed."""
     result, records = load_report(saved)
@@ -90,7 +104,19 @@ def rerender(saved: Path, as_json: bool, plot: Path | None, save: Path | None,
     result["plot"] = _plot_kind(result)
     for doc in readme:
         fill_readme(read_text(doc), result["suite"], "", "", str(doc))
-    publish(result, records, result["plot"], as_json, plot, save, readme)
+    result.setdefault("solvers", [])
+    if cactus is not None and not result["solvers"]:
+        raise InputError("--cactus plots the solvers of a run with --solvers; this one had none",
+                         path=saved)
+    suite = None
+    if instances is not None:
+        shipped = suite_file(result["suite"])
+        if not shipped.is_file():
+            raise InputError(f"--instances rebuilds the models of suite {result['suite']!r}, "
+                             "which is not in benchmarks/suites/", path=saved)
+        suite = load_suite(shipped)
+    publish(result, records, result["plot"], as_json, plot, save, readme, cactus, instances,
+            suite)
 
 
 def _plot_kind(result: dict) -> str:
@@ -102,34 +128,55 @@ def _plot_kind(result: dict) -> str:
 
 
 def publish(result: dict, records: list[Record], plot_kind: str, as_json: bool,
-            plot: Path | None, save: Path | None, readme: tuple[Path, ...]) -> None:
-    """Write the JSON, plot and Markdown blocks of a run, print its tables (or the JSON);
-    exit 1 after all that when a proven CP-SAT optimum differs from the exhaustive one."""
+            plot: Path | None, save: Path | None, readme: tuple[Path, ...],
+            cactus: Path | None = None, instances: Path | None = None,
+            suite: Suite | None = None) -> None:
+    """Write the JSON, plots, Markdown blocks and instance set of a run, print its tables
+    (or the JSON); exit 1 after all that when a proven CP-SAT optimum differs from the
+    exhaustive one, or solvers proved different optima of a case's model."""
     name = result["suite"]
+    solvers = result.get("solvers") or []
     if save is not None:
         save.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(save, json.dumps(result, indent=2) + "\n")
     if plot is not None:
         draw = plot_horizons if plot_kind == "horizons" else plot_records
         draw(records, plot, title=f"boardsat bench --suite {name}")
+    if cactus is not None:
+        plot_cactus(records, solvers, cactus, title=f"boardsat bench --suite {name} --solvers",
+                    limit=result["time_limit"])
+    if instances is not None and suite is not None:
+        unbuilt = write_instances(suite, records, instances, result["workers"],
+                                  result["time_limit"], solvers)
+        if unbuilt:
+            err.print(f"not built within the time limit, left out: {escape(', '.join(unbuilt))}")
     caption = measured_text(result, records)
     for doc in readme:
         text = fill_readme(read_text(doc), name, caption + markdown_summary(result["summary"]),
                            caption + markdown_cases(records), str(doc))
+        if solvers:
+            text = fill_solvers(text, name, caption + markdown_solvers(
+                records, solvers, result["time_limit"]))
         atomic_write_text(doc, fill_overview(text, str(doc)))
     if as_json:
         print_json(result)
     else:
         out.print(cases_table(records))
         out.print(summary_table(result["summary"]))
+        if solvers:
+            out.print(solvers_table(records, solvers, result["time_limit"]))
         if plot is not None:
             out.print(f"plot written to {escape(str(plot))}")
+        if cactus is not None:
+            out.print(f"cactus plot written to {escape(str(cactus))}")
+        if instances is not None:
+            out.print(f"instance set written to {escape(str(instances))}")
         if save is not None:
             out.print(f"JSON written to {escape(str(save))}")
         for doc in readme:
             out.print(f"tables written to {escape(str(doc))}")
     wrong = disagreements(records)
     if wrong:
-        err.print(f"[bold red]engine disagrees with the solver:[/] "
-                  f"{escape(disagreement_text(wrong))}", soft_wrap=True)
+        what = "proven optima disagree" if solvers else "engine disagrees with the solver"
+        err.print(f"[bold red]{what}:[/] {escape(disagreement_text(wrong))}", soft_wrap=True)
         sys.exit(EXIT_DISAGREE)

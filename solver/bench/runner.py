@@ -31,6 +31,7 @@ from pathlib import Path
 from types import NoneType, UnionType
 from typing import Any, get_args, get_origin, get_type_hints
 
+from solver.bench.solvers import disagreement, run_solvers
 from solver.bench.suite import Suite
 from solver.cpsat import SolveParams
 from solver.errors import BuildTimeout, InputError, NoAnswer
@@ -72,10 +73,15 @@ class Record:
     """``"answered"`` or ``"no answer"`` (the time limit ran out before any line)."""
     bound: int | None = None
     """CP-SAT's proven upper bound on the leading value (None: none proven)."""
+    solvers: dict[str, Any] = field(default_factory=dict)
+    """``bench --solvers``: solver name → its run on the case's one model
+    (:class:`solver.bench.solvers.SolverRun` as a dict)."""
 
 
-def run_case(case: Case, params: SolveParams, cap: float, root: Path = REPO_ROOT) -> Record:
-    """Time ``case``: CP-SAT ``case.repeat`` times, then the exhaustive search once (capped)."""
+def run_case(case: Case, params: SolveParams, cap: float, root: Path = REPO_ROOT,
+             solvers: tuple[str, ...] = ()) -> Record:
+    """Time ``case``: CP-SAT ``case.repeat`` times, then the exhaustive search once (capped),
+    then each of ``solvers`` on the case's one model (:mod:`solver.bench.solvers`)."""
     game = GAMES[case.game]
     try:
         position = game.bench_load(case, root)
@@ -98,6 +104,7 @@ def run_case(case: Case, params: SolveParams, cap: float, root: Path = REPO_ROOT
         exhaustive_s: float | None = time.perf_counter() - start
     except TimeoutError:
         exhaustive_value, exhaustive_s = None, None
+    on_model = run_solvers(game, case, position, params, solvers) if solvers else {}
     cpsat_s = round(statistics.median(runs), 4)
     if exhaustive_s is not None:
         exhaustive_s = round(exhaustive_s, 4)
@@ -117,7 +124,7 @@ def run_case(case: Case, params: SolveParams, cap: float, root: Path = REPO_ROOT
         agree=agree,
         ratio=None if exhaustive_s is None else _significant(exhaustive_s / max(cpsat_s, 1e-9)),
         cap=cap, stats={} if solved is None else solved.stats,
-        bound=None if solved is None else solved.bound,
+        bound=None if solved is None else solved.bound, solvers=on_model,
     )
 
 
@@ -127,10 +134,10 @@ def _significant(value: float, digits: int = 3) -> float:
 
 
 def run_case_task(case: Case, params: SolveParams, cap: float,
-                  texts: dict[str, str]) -> Record:
+                  texts: dict[str, str], solvers: tuple[str, ...] = ()) -> Record:
     """:func:`run_case` where the case's position file is ``texts`` (sent by the client)."""
     with supplied_texts(texts):
-        return run_case(case, params, cap)
+        return run_case(case, params, cap, solvers=solvers)
 
 
 def case_cap(suite: Suite, case: Case, cap: float | None = None) -> float:
@@ -141,18 +148,21 @@ def case_cap(suite: Suite, case: Case, cap: float | None = None) -> float:
     return suite.cap if case.cap is None else case.cap
 
 
-def _tasks(suite: Suite, params: SolveParams, cap: float | None) -> Iterator[tuple]:
+def _tasks(suite: Suite, params: SolveParams, cap: float | None,
+           solvers: tuple[str, ...]) -> Iterator[tuple]:
     """The arguments of :func:`run_case_task` per case; the position files are read here."""
     for case in suite.cases:
         texts = {} if case.position is None else {str(case.position): read_text(case.position)}
-        yield case, params, case_cap(suite, case, cap), texts
+        yield case, params, case_cap(suite, case, cap), texts, solvers
 
 
 def run_suite(suite: Suite, params: SolveParams, cap: float | None = None,
               on_record: Callable[[Case, Record], None] | None = None,
-              executor: Executor | None = None) -> list[Record]:
+              executor: Executor | None = None,
+              solvers: tuple[str, ...] = ()) -> list[Record]:
     """Run every case of ``suite``; records in suite order. ``cap``, when given, overrides
-    the suite's and the cases' own caps (:func:`case_cap`).
+    the suite's and the cases' own caps (:func:`case_cap`); ``solvers`` also solve each
+    case's one model (:mod:`solver.bench.solvers`).
 
     By default cases run one after another in this process (timings need a
     quiet machine); with an ``executor`` (a Dask cluster) they run side by side
@@ -162,7 +172,8 @@ def run_suite(suite: Suite, params: SolveParams, cap: float | None = None,
     """
     records: list[Record] = []
     with (nullcontext(executor) if executor is not None else LocalExecutor(1)) as runner, \
-            closing(runner.map_unordered(run_case_task, _tasks(suite, params, cap))) as dones:
+            closing(runner.map_unordered(run_case_task,
+                                         _tasks(suite, params, cap, solvers))) as dones:
         for ready in in_order(_announced(dones, suite, on_record)):
             records.extend(done.value for done in ready)
     return records
@@ -178,18 +189,22 @@ def _announced(dones: Iterator[Done], suite: Suite,
 
 
 def disagreements(records: list[Record]) -> list[Record]:
-    """The cases where CP-SAT proved an optimum the exhaustive search does not reach.
+    """The cases where CP-SAT proved an optimum the exhaustive search does not reach, or
+    solvers proved different optima of the case's model (``--solvers``).
 
     Both searches answer the same objective tuple, so a proven optimum must
     equal the exhaustive one; an unproven answer may fall short of it.
     """
-    return [r for r in records if r.optimal and r.agree is False]
+    return [r for r in records if r.optimal and r.agree is False or
+            disagreement(r.case, r.value, r.optimal, r.solvers) is not None]
 
 
 def disagreement_text(records: list[Record]) -> str:
-    """One line naming every disagreeing case and both values."""
-    return "; ".join(f"case {r.case}: CP-SAT proved {r.value}, the exhaustive search found "
-                     f"{r.exhaustive_value}" for r in records)
+    """One line naming every disagreeing case and the values."""
+    return "; ".join(
+        disagreement(r.case, r.value, r.optimal, r.solvers) if not (r.optimal and r.agree is False)
+        else f"case {r.case}: CP-SAT proved {r.value}, the exhaustive search found "
+             f"{r.exhaustive_value}" for r in records)
 
 
 def summary(records: list[Record]) -> list[dict[str, Any]]:
@@ -280,8 +295,9 @@ def _name(hint: Any) -> str:
 
 
 def report(suite: Suite, records: list[Record], params: SolveParams, cap: float,
-           ran_on: str = "this process") -> dict:
-    """The JSON object ``boardsat bench --json`` prints; ``ran_on``: where the cases ran."""
+           ran_on: str = "this process", solvers: tuple[str, ...] = ()) -> dict:
+    """The JSON object ``boardsat bench --json`` prints; ``ran_on``: where the cases ran;
+    ``solvers``: those of ``--solvers`` (with the MIP solvers' versions)."""
     from ortools import __version__ as ortools_version
     return {
         "suite": suite.name,
@@ -294,6 +310,7 @@ def report(suite: Suite, records: list[Record], params: SolveParams, cap: float,
         "time_limit": params.time_limit,
         "cap": cap,
         "plot": suite.plot,
+        "solvers": list(solvers),
         "cases": [asdict(r) for r in records],
         "summary": summary(records),
     }

@@ -215,3 +215,106 @@ def fill_readme(text: str, name: str, medians: str, cases: str, where: str) -> s
                          f"markers to put the table between, and no bench-overview block",
                          path=where)
     return filled
+
+
+def _solver_seconds(run: dict[str, Any] | None, limit: float | None) -> str:
+    """A solver's column: seconds to its proof, ``>T`` when it stopped at the time limit
+    (``≤B`` appended: its proven bound), ``—`` when it did not run."""
+    if run is None:
+        return "—"
+    if run["status"] == "optimal":
+        return f"{run['seconds']:.2f}"
+    if run["status"] == "infeasible":
+        return "infeasible"
+    stop = f">{limit:g}" if limit is not None else ">?"
+    return stop if run.get("bound") is None else f"{stop} ≤{run['bound']}"
+
+
+def solver_ratio(run: dict[str, Any] | None, base: dict[str, Any] | None,
+                 limit: float | None) -> str:
+    """``seconds / CP-SAT seconds`` on the same model: how many times longer than CP-SAT;
+    a bound (``>``, ``<``) when one of the two stopped at the time limit, ``—`` when both
+    did (or one did not run)."""
+    if run is None or base is None:
+        return "—"
+    mine = run["seconds"] if run["status"] == "optimal" else None
+    theirs = base["seconds"] if base["status"] == "optimal" else None
+    if mine is not None and theirs is not None:
+        return _ratio(mine / max(theirs, 1e-3))
+    if limit is None or mine is None and theirs is None:
+        return "—"
+    if mine is None:
+        return f">{_ratio(limit / max(theirs or 0.0, 1e-3))}"
+    return f"<{_ratio(mine / limit)}"
+
+
+def proven_value(record: Record) -> str:
+    """The case's value as the solvers proved it (else the CP-SAT solve path's), ``/``-joined."""
+    for run in record.solvers.values():
+        if run["status"] == "optimal" and run["value"]:
+            return "/".join(map(str, run["value"]))
+    return "/".join(map(str, record.value)) or "—"
+
+
+def solver_rows(records: list[Record], solvers: Sequence[str],
+                limit: float | None) -> tuple[list[str], list[list[str]]]:
+    """The headers and rows of the solvers' table (:func:`solvers_table`,
+    :func:`markdown_solvers`)."""
+    from solver.bench.solvers import TITLES
+    headers = ["case", "value", "solve s"]
+    for name in solvers:
+        headers.append(f"{TITLES[name]} s")
+        if name != "cp-sat" and "cp-sat" in solvers:
+            headers.append("×")
+    rows = []
+    for r in records:
+        base = r.solvers.get("cp-sat")
+        row = [r.case, proven_value(r), f"{r.cpsat_s:.2f}" if r.optimal else f">{limit:g}"
+               if limit is not None else "—"]
+        for name in solvers:
+            run = r.solvers.get(name)
+            row.append(_solver_seconds(run, limit))
+            if name != "cp-sat" and "cp-sat" in solvers:
+                row.append(solver_ratio(run, base, limit))
+        rows.append(row)
+    return headers, rows
+
+
+def solver_counts(records: list[Record], solvers: Sequence[str]) -> str:
+    """``proven: CP-SAT 15/16, HiGHS 9/16``."""
+    from solver.bench.solvers import TITLES
+    return "proven: " + ", ".join(
+        f"{TITLES[name]} {sum(r.solvers.get(name, {}).get('status') == 'optimal' for r in records)}"
+        f"/{len(records)}" for name in solvers)
+
+
+def solvers_table(records: list[Record], solvers: Sequence[str], limit: float | None) -> Table:
+    """One row per case: the proven value, the CP-SAT solve path's seconds, each solver's
+    seconds on the case's one model and the ratio to CP-SAT's there."""
+    headers, rows = solver_rows(records, solvers, limit)
+    kinds = ["name", "number", *["number"] * (len(headers) - 2)]
+    for row in rows:
+        row[0] = wrap_name(row[0])
+    return _table("Solvers on the same model", "seconds to a proven optimum; solve: boardsat's "
+                  f"own solve path; >T: not proven within the time limit T (≤B: the proven "
+                  f"bound); ×: that solver's seconds / CP-SAT's on the same model; "
+                  f"{solver_counts(records, solvers)}",
+                  list(zip(headers, kinds, strict=True)), rows)
+
+
+def markdown_solvers(records: list[Record], solvers: Sequence[str], limit: float | None) -> str:
+    """The solvers' table as Markdown (docs/performance.md)."""
+    headers, rows = solver_rows(records, solvers, limit)
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(cell.replace(">", "> ").replace("<", "< ") for cell in row)
+              + " |" for row in rows]
+    return "\n".join(lines) + "\n\n" + solver_counts(records, solvers) + "\n"
+
+
+def fill_solvers(text: str, name: str, table: str) -> str:
+    """``text`` with ``table`` between ``<!-- bench-solvers:NAME -->`` and
+    ``<!-- /bench-solvers:NAME -->`` where that pair is (else ``text`` unchanged)."""
+    marker = f"bench-solvers:{name}"
+    pattern = re.compile(rf"(<!-- {re.escape(marker)} -->\n).*?(<!-- /{re.escape(marker)} -->)",
+                         re.DOTALL)
+    return pattern.sub(lambda m: m.group(1) + table + m.group(2), text, count=1)
