@@ -12,6 +12,7 @@ import pytest
 
 SHARED_STATE = {
     "test_bench.py": "one bench run (module fixture) read by several tests",
+    "test_bench_solvers.py": "one bench run with --solvers (module fixture) read by several tests",
     "test_cluster.py": "one Dask cluster (module fixture); its last test kills a worker",
     "test_generate.py": "one generator run (module fixture) read by several tests",
     "test_tnk_playouts.py": "the seeded games are played once (functools.cache)",
