@@ -352,11 +352,15 @@ RUN_OPTIONS = {"suite_name": "--suite", "suite_file": "--suite-file", "workers":
 @click.option("--cactus", type=FILE, default=None,
               help="With --solvers: write a PNG cactus plot here (cases proven against time, "
                    "one line per solver).")
+@click.option("--instances", type=click.Path(file_okay=False, path_type=Path), default=None,
+              metavar="DIR", help="Write each case's one model (.pb and .mps) to DIR with a "
+              "README: what each instance is, its proven optimum and how it was proven.")
 @user_errors
 def bench(suite_name: str, suite_file: Path | None, saved: Path | None, as_json: bool,
           plot: Path | None, save: Path | None, readme: tuple[Path, ...], workers: int,
           time_limit: float | None, cap: float | None, seed: int,
-          scheduler: str | None, solvers: str | None, cactus: Path | None) -> None:
+          scheduler: str | None, solvers: str | None, cactus: Path | None,
+          instances: Path | None) -> None:
     """Time CP-SAT against the engine's exhaustive search on a benchmark suite.
 
     Prints a table per case (CP-SAT time to a proven optimum, exhaustive time
@@ -379,10 +383,10 @@ def bench(suite_name: str, suite_file: Path | None, saved: Path | None, as_json:
         if running:
             raise click.UsageError(f"--from shows a saved run; {', '.join(running)} would run "
                                    "one")
-        bench_cli.rerender(saved, as_json, plot, save, readme, cactus)
+        bench_cli.rerender(saved, as_json, plot, save, readme, cactus, instances)
         return
     bench_cli.run(suite_name, suite_file, as_json, plot, save, workers, time_limit, cap, seed,
-                  scheduler, readme, solvers, cactus)
+                  scheduler, readme, solvers, cactus, instances)
 
 
 main.add_command(apply_command)

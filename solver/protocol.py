@@ -386,6 +386,10 @@ class Game(Protocol):
         """The puzzle of the file ``path`` (its ``[puzzle]``, or the ``export`` options:
         ``turns``, ``draws``) as a case; InputError for a file without one."""
 
+    def export_options(self, case: Case) -> dict[str, Any]:
+        """The ``export`` options that pose ``case``'s puzzle on its position file (the
+        inverse of :meth:`export_case`, for the headers of an instance set)."""
+
     def puzzle_model(self, position: Any, case: Case, params: SolveParams) -> PuzzleModel:
         """The case's one CP-SAT model (:class:`PuzzleModel`), built within ``params``'
         deadline; PuzzleError for a puzzle ``solve`` does not pose as one model."""

@@ -48,7 +48,8 @@ def bench(*args: object):
 def tiny_run(tmp_path_factory):
     folder = tmp_path_factory.mktemp("solvers")
     result = bench("--suite-file", TINY, "--workers", "1", "--solvers", "scip,cp-sat,highs",
-                   "--save", folder / "run.json", "--cactus", folder / "cactus.png")
+                   "--save", folder / "run.json", "--cactus", folder / "cactus.png",
+                   "--instances", folder / "set")
     assert result.exit_code == 0, result.output
     return result.output, folder
 
@@ -70,6 +71,20 @@ def test_the_table_and_the_cactus_plot(tiny_run) -> None:
     assert "Solvers on the same model" in output
     assert "proven: CP-SAT 2/2, HiGHS 2/2, SCIP 2/2" in " ".join(output.split())
     assert (folder / "cactus.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_instance_set_has_each_model_and_its_proven_optimum(tiny_run) -> None:
+    _, folder = tiny_run
+    names = ["tn-6x7-best", "rv-identical-midgame"]
+    assert sorted(p.name for p in (folder / "set").iterdir()) == sorted(
+        ["README.md"] + [f"{n}{s}" for n in names for s in (".mps", ".pb", ".pb.txt")])
+    readme = (folder / "set" / "README.md").read_text()
+    for name in names:
+        row = next(line for line in readme.splitlines() if line.startswith(f"| {name} |"))
+        assert "CP-SAT" in row and "HiGHS" in row and "exhaustive search" in row
+    assert "| 19 (19) |" in readme  # the objective, then the value
+    assert "Puzzle: max score with 5 draws." in (folder / "set" / "rv-identical-midgame.mps"
+                                                 ).read_text().replace("\n* ", " ")
 
 
 def test_a_saved_run_shows_its_solvers_again(tiny_run, tmp_path) -> None:

@@ -121,6 +121,9 @@ class RiftValley:
         from solver.rift_valley import export
         return export.export_case(path, options)
 
+    def export_options(self, case: Case) -> dict[str, Any]:
+        return {"draws": case.draws} if case.draws is not None else {}
+
     def puzzle_model(self, position: Any, case: Case, params: Any) -> PuzzleModel:
         from solver.rift_valley import export
         return export.puzzle_model(position, case, params)

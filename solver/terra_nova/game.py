@@ -145,6 +145,9 @@ class TerraNova:
         from solver.terra_nova import export
         return export.export_case(path, options)
 
+    def export_options(self, case: Case) -> dict[str, Any]:
+        return {"turns": case.turns} if case.kind == "closing" else {}
+
     def puzzle_model(self, position: Any, case: Case, params: Any) -> PuzzleModel:
         from solver.terra_nova import export
         return export.puzzle_model(position, case, params)

@@ -133,6 +133,9 @@ class TerraNovaKosmos:
         from solver.terra_nova_kosmos import export
         return export.export_case(path, options)
 
+    def export_options(self, case: Case) -> dict[str, Any]:
+        return {}
+
     def puzzle_model(self, position: Any, case: Case, params: Any) -> PuzzleModel:
         from solver.terra_nova_kosmos import export
         return export.puzzle_model(position, case, params)
