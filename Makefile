@@ -4,7 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test sweep fuzz lint bench bench-quick bench-depth bench-budgets bench-full bench-docs clean
+.PHONY: run test sweep fuzz lint bench bench-quick bench-depth bench-budgets bench-full bench-docs \
+	bench-solvers bench-solvers-full clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -52,11 +53,25 @@ bench-full: $(STAMP)
 	$(BIN)/boardsat bench --suite full --workers 1 --time-limit 20 --cap 10 \
 	    --save $(RESULTS)/full.json --plot $(RESULTS)/full.png $(DOCS)
 
+# CP-SAT against HiGHS and SCIP on each case's one model (docs/export.md): the saved run,
+# its cactus plot and the solvers' table in docs/performance.md (one thread each).
+SOLVERS := --workers 1 --solvers cp-sat,highs,scip --cap 0.01
+bench-solvers: $(STAMP)
+	$(BIN)/boardsat bench --suite quick $(SOLVERS) --save $(RESULTS)/solvers-quick.json \
+	    --cactus $(RESULTS)/solvers-quick.png --readme docs/performance.md
+bench-solvers-full: $(STAMP)
+	for suite in depth budgets; do \
+	    $(BIN)/boardsat bench --suite $$suite $(SOLVERS) --save $(RESULTS)/solvers-$$suite.json \
+	        --cactus $(RESULTS)/solvers-$$suite.png --readme docs/performance.md || exit 1; done
+
 # Redraw every table and plot from the saved runs; nothing is measured again.
 bench-docs: $(STAMP)
 	for run in latest depth budgets full; do \
 	    $(BIN)/boardsat bench --from $(RESULTS)/$$run.json --plot $(RESULTS)/$$run.png \
 	        $(DOCS) > /dev/null || exit 1; done
+	for run in $(wildcard $(RESULTS)/solvers-*.json); do \
+	    $(BIN)/boardsat bench --from $$run --cactus $${run%.json}.png \
+	        --readme docs/performance.md > /dev/null || exit 1; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -11,8 +11,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from cli.cluster import note_ran_on
 from cli.console import err, out, print_json
-from solver.bench.overview import fill_overview
 from solver.bench.instances import write_instances
+from solver.bench.overview import fill_overview
 from solver.bench.plot import plot_cactus, plot_horizons, plot_records
 from solver.bench.runner import (
     Record,
@@ -29,10 +29,10 @@ from solver.bench.suite import PLOTS, Suite, load_suite, suite_file
 from solver.bench.table import (
     cases_table,
     fill_readme,
-    markdown_cases,
-    markdown_summary,
     fill_solvers,
+    markdown_cases,
     markdown_solvers,
+    markdown_summary,
     measured_text,
     solvers_table,
     summary_table,
@@ -63,8 +63,7 @@ def run(suite_name: str, suite_path: Path | None, as_json: bool, plot: Path | No
     if cactus is not None and not solvers:
         raise InputError("--cactus plots the solvers of --solvers; give --solvers too")
     suite = load_suite(suite_path or suite_file(suite_name))
-    for doc in readme:  # missing markers fail now, not after the run
-        fill_readme(read_text(doc), suite.name, "", "", str(doc))
+    _check_markers(readme, suite.name, bool(solvers))
     params = SolveParams(time_limit=suite.time_limit if time_limit is None else time_limit,
                          workers=workers, seed=seed)
     with connect(scheduler) as executor, \
@@ -102,9 +101,8 @@ def rerender(saved: Path, as_json: bool, plot: Path | None, save: Path | None,
     result, records = load_report(saved)
     result["summary"] = summary(records)
     result["plot"] = _plot_kind(result)
-    for doc in readme:
-        fill_readme(read_text(doc), result["suite"], "", "", str(doc))
     result.setdefault("solvers", [])
+    _check_markers(readme, result["suite"], bool(result["solvers"]))
     if cactus is not None and not result["solvers"]:
         raise InputError("--cactus plots the solvers of a run with --solvers; this one had none",
                          path=saved)
@@ -117,6 +115,16 @@ def rerender(saved: Path, as_json: bool, plot: Path | None, save: Path | None,
         suite = load_suite(shipped)
     publish(result, records, result["plot"], as_json, plot, save, readme, cactus, instances,
             suite)
+
+
+def _check_markers(readme: tuple[Path, ...], name: str, solvers: bool) -> None:
+    """InputError now, not after the run, for a ``--readme`` file without the markers the
+    run fills (a ``--solvers`` run: only the solvers' table)."""
+    for doc in readme:
+        if solvers:
+            fill_solvers(read_text(doc), name, "", str(doc))
+        else:
+            fill_readme(read_text(doc), name, "", "", str(doc))
 
 
 def _plot_kind(result: dict) -> str:
@@ -152,11 +160,12 @@ def publish(result: dict, records: list[Record], plot_kind: str, as_json: bool,
             err.print(f"not built within the time limit, left out: {escape(', '.join(unbuilt))}")
     caption = measured_text(result, records)
     for doc in readme:
-        text = fill_readme(read_text(doc), name, caption + markdown_summary(result["summary"]),
-                           caption + markdown_cases(records), str(doc))
         if solvers:
-            text = fill_solvers(text, name, caption + markdown_solvers(
-                records, solvers, result["time_limit"]))
+            text = fill_solvers(read_text(doc), name, caption + markdown_solvers(
+                records, solvers, result["time_limit"]), str(doc))
+        else:
+            text = fill_readme(read_text(doc), name, caption + markdown_summary(
+                result["summary"]), caption + markdown_cases(records), str(doc))
         atomic_write_text(doc, fill_overview(text, str(doc)))
     if as_json:
         print_json(result)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import tempfile
+import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -43,7 +44,7 @@ class SolverRun:
     """Its proven bound on the leading goal (None: none)."""
     threads: int = 1
     cpu_s: float | None = None
-    """CPU seconds of a MIP solver's process (CP-SAT: None, see ``deterministic_time``)."""
+    """CPU seconds of the solve (CP-SAT: this process's, its threads included)."""
     deterministic_time: float | None = None
 
     @property
@@ -102,13 +103,15 @@ def _cpsat(pm: PuzzleModel, params: SolveParams) -> SolverRun:
     run = params.with_settings(**pm.settings).started()
     if pm.workers is not None:
         run = run.with_workers_at_most(pm.workers)
+    cpu = time.process_time()
     solver, result = solve(pm.model, run)
+    cpu = time.process_time() - cpu
     if result.interrupted:
         raise KeyboardInterrupt
     value = list(pm.replay(solver, result.optimal).value) if result.feasible else None
     return SolverRun(result.status, round(result.wall_s, 4), value, result.objective,
-                     _leading(pm, result.bound), run.workers,
-                     deterministic_time=result.stats.get("deterministic_time"))
+                     _leading(pm, result.bound), run.workers, round(cpu, 4),
+                     result.stats.get("deterministic_time"))
 
 
 def _mip(pm: PuzzleModel, params: SolveParams, names: list[str]) -> dict[str, SolverRun]:

@@ -217,13 +217,19 @@ def fill_readme(text: str, name: str, medians: str, cases: str, where: str) -> s
     return filled
 
 
-def _solver_seconds(run: dict[str, Any] | None, limit: float | None) -> str:
+def _seconds_of(run: dict[str, Any], clock: str) -> float:
+    """A run's wall seconds (``clock`` ``wall``) or CPU seconds (``cpu``; wall when the
+    run has none)."""
+    return run["cpu_s"] if clock == "cpu" and run.get("cpu_s") is not None else run["seconds"]
+
+
+def _solver_seconds(run: dict[str, Any] | None, limit: float | None, clock: str) -> str:
     """A solver's column: seconds to its proof, ``>T`` when it stopped at the time limit
     (``≤B`` appended: its proven bound), ``—`` when it did not run."""
     if run is None:
         return "—"
     if run["status"] == "optimal":
-        return f"{run['seconds']:.2f}"
+        return f"{_seconds_of(run, clock):.2f}"
     if run["status"] == "infeasible":
         return "infeasible"
     stop = f">{limit:g}" if limit is not None else ">?"
@@ -231,14 +237,14 @@ def _solver_seconds(run: dict[str, Any] | None, limit: float | None) -> str:
 
 
 def solver_ratio(run: dict[str, Any] | None, base: dict[str, Any] | None,
-                 limit: float | None) -> str:
+                 limit: float | None, clock: str = "wall") -> str:
     """``seconds / CP-SAT seconds`` on the same model: how many times longer than CP-SAT;
     a bound (``>``, ``<``) when one of the two stopped at the time limit, ``—`` when both
     did (or one did not run)."""
     if run is None or base is None:
         return "—"
-    mine = run["seconds"] if run["status"] == "optimal" else None
-    theirs = base["seconds"] if base["status"] == "optimal" else None
+    mine = _seconds_of(run, clock) if run["status"] == "optimal" else None
+    theirs = _seconds_of(base, clock) if base["status"] == "optimal" else None
     if mine is not None and theirs is not None:
         return _ratio(mine / max(theirs, 1e-3))
     if limit is None or mine is None and theirs is None:
@@ -256,26 +262,30 @@ def proven_value(record: Record) -> str:
     return "/".join(map(str, record.value)) or "—"
 
 
-def solver_rows(records: list[Record], solvers: Sequence[str],
-                limit: float | None) -> tuple[list[str], list[list[str]]]:
+def solver_rows(records: list[Record], solvers: Sequence[str], limit: float | None,
+                clock: str = "wall") -> tuple[list[str], list[list[str]]]:
     """The headers and rows of the solvers' table (:func:`solvers_table`,
-    :func:`markdown_solvers`)."""
+    :func:`markdown_solvers`): wall seconds (``clock`` ``wall``, with boardsat's own
+    solve path) or CPU seconds (``cpu``)."""
     from solver.bench.solvers import TITLES
-    headers = ["case", "value", "solve s"]
+    headers = ["case", "value"] + (["solve s"] if clock == "wall" else [])
+    unit = "s" if clock == "wall" else "CPU s"
     for name in solvers:
-        headers.append(f"{TITLES[name]} s")
+        headers.append(f"{TITLES[name]} {unit}")
         if name != "cp-sat" and "cp-sat" in solvers:
             headers.append("×")
     rows = []
     for r in records:
         base = r.solvers.get("cp-sat")
-        row = [r.case, proven_value(r), f"{r.cpsat_s:.2f}" if r.optimal else f">{limit:g}"
-               if limit is not None else "—"]
+        row = [r.case, proven_value(r)]
+        if clock == "wall":
+            row.append(f"{r.cpsat_s:.2f}" if r.optimal else
+                       f">{limit:g}" if limit is not None else "—")
         for name in solvers:
             run = r.solvers.get(name)
-            row.append(_solver_seconds(run, limit))
+            row.append(_solver_seconds(run, limit, clock))
             if name != "cp-sat" and "cp-sat" in solvers:
-                row.append(solver_ratio(run, base, limit))
+                row.append(solver_ratio(run, base, limit, clock))
         rows.append(row)
     return headers, rows
 
@@ -292,7 +302,7 @@ def solvers_table(records: list[Record], solvers: Sequence[str], limit: float | 
     """One row per case: the proven value, the CP-SAT solve path's seconds, each solver's
     seconds on the case's one model and the ratio to CP-SAT's there."""
     headers, rows = solver_rows(records, solvers, limit)
-    kinds = ["name", "number", *["number"] * (len(headers) - 2)]
+    kinds = ["name", *["number"] * (len(headers) - 1)]
     for row in rows:
         row[0] = wrap_name(row[0])
     return _table("Solvers on the same model", "seconds to a proven optimum; solve: boardsat's "
@@ -303,18 +313,24 @@ def solvers_table(records: list[Record], solvers: Sequence[str], limit: float | 
 
 
 def markdown_solvers(records: list[Record], solvers: Sequence[str], limit: float | None) -> str:
-    """The solvers' table as Markdown (docs/performance.md)."""
-    headers, rows = solver_rows(records, solvers, limit)
+    """The solvers' table as Markdown (docs/performance.md), in CPU seconds: the figures
+    hold on a machine busy with other work, where wall seconds do not."""
+    headers, rows = solver_rows(records, solvers, limit, clock="cpu")
     lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
     lines += ["| " + " | ".join(cell.replace(">", "> ").replace("<", "< ") for cell in row)
               + " |" for row in rows]
     return "\n".join(lines) + "\n\n" + solver_counts(records, solvers) + "\n"
 
 
-def fill_solvers(text: str, name: str, table: str) -> str:
+def fill_solvers(text: str, name: str, table: str, where: str) -> str:
     """``text`` with ``table`` between ``<!-- bench-solvers:NAME -->`` and
-    ``<!-- /bench-solvers:NAME -->`` where that pair is (else ``text`` unchanged)."""
+    ``<!-- /bench-solvers:NAME -->``; InputError naming ``where`` when that pair is not
+    there (a ``--solvers`` run fills only these: the other tables come from plain runs)."""
     marker = f"bench-solvers:{name}"
     pattern = re.compile(rf"(<!-- {re.escape(marker)} -->\n).*?(<!-- /{re.escape(marker)} -->)",
                          re.DOTALL)
-    return pattern.sub(lambda m: m.group(1) + table + m.group(2), text, count=1)
+    filled, count = pattern.subn(lambda m: m.group(1) + table + m.group(2), text, count=1)
+    if not count:
+        raise InputError(f"no '<!-- {marker} -->' ... '<!-- /{marker} -->' markers to put the "
+                         "solvers' table between", path=where)
+    return filled

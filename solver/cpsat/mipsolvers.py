@@ -8,17 +8,19 @@ OR-tools carries its own copy of HiGHS, and the two cannot be loaded in one proc
 starts it on first use and keeps it for the next solves. A request and its answer are
 one JSON line each. The child ignores Ctrl-C; in the parent, Ctrl-C (or a solve that
 overruns its time limit by more than :data:`GRACE_SECONDS`) ends the child, which the
-next solve starts again.
+next solve starts again. A child whose parent dies ends itself.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
@@ -111,7 +113,7 @@ def _scip(path: str, time_limit: float | None, threads: int, variables: int) -> 
         m.setParam("limits/time", float(time_limit))
     m.readProblem(path)
     wall, cpu = time.perf_counter(), time.process_time()
-    m.optimize()
+    m.optimizeNogil()  # the GIL free: the child's watchdog keeps running
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     status = m.getStatus()
     found = m.getNSols() > 0
@@ -129,11 +131,22 @@ def _scip(path: str, time_limit: float | None, threads: int, variables: int) -> 
 
 _RUN = {"highs": _highs, "scip": _scip}
 
+ORPHAN_POLL_SECONDS = 0.5
 
-def serve(requests: IO[str], answers: IO[str]) -> None:
+
+def _orphan_watch(parent: int) -> None:
+    """End the child as soon as its parent is gone (killed without closing it), so that
+    no solve goes on for nobody; the solvers run without the GIL, so this thread runs."""
+    while os.getppid() == parent:
+        time.sleep(ORPHAN_POLL_SECONDS)
+    os._exit(1)
+
+
+def serve(requests: IO[str], answers: IO[str], parent: int) -> None:
     """The child's loop: one JSON request per line in, one :class:`MipRun` (or
-    ``{"error": ...}``) per line out."""
+    ``{"error": ...}``) per line out; it ends when process ``parent`` is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides about Ctrl-C
+    threading.Thread(target=_orphan_watch, args=(parent,), daemon=True).start()
     for line in requests:
         request = json.loads(line)
         try:
@@ -166,10 +179,12 @@ class MipSolvers:
             child.kill()
             child.wait()
 
-    def _started(self) -> subprocess.Popen[str]:
+    def process(self) -> subprocess.Popen[str]:
+        """The child process, started if need be."""
         if self._child is None or self._child.poll() is not None:
             self._child = subprocess.Popen(
-                [sys.executable, "-m", "solver.cpsat.mipsolvers"], stdin=subprocess.PIPE,
+                [sys.executable, "-m", "solver.cpsat.mipsolvers", str(os.getpid())],
+                stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[2])
         return self._child
 
@@ -179,7 +194,7 @@ class MipSolvers:
         ``time_limit`` seconds on ``threads`` threads (SCIP searches on one whatever
         this says); the values of the first ``variables`` columns come back.
         KeyboardInterrupt on Ctrl-C (the child is ended)."""
-        child = self._started()
+        child = self.process()
         assert child.stdin is not None and child.stdout is not None
         request = {"solver": solver, "path": str(path.resolve()), "time_limit": time_limit,
                    "threads": threads, "variables": variables}
@@ -197,6 +212,9 @@ class MipSolvers:
                     raise RuntimeError(f"the {SOLVERS[solver][0]} process ended "
                                        f"(exit status {child.returncode})")
             line = child.stdout.readline()
+            if not line:
+                raise RuntimeError(f"the {SOLVERS[solver][0]} process ended "
+                                   f"(exit status {child.wait()})")
         except BaseException:  # Ctrl-C: the solve must not go on behind the run's back
             self.close()
             raise
@@ -207,4 +225,4 @@ class MipSolvers:
 
 
 if __name__ == "__main__":
-    serve(sys.stdin, sys.stdout)
+    serve(sys.stdin, sys.stdout, int(sys.argv[1]))
