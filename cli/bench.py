@@ -158,8 +158,8 @@ def publish(result: dict, records: list[Record], plot_kind: str, as_json: bool,
                                   result["time_limit"], solvers)
         if unbuilt:
             err.print(f"not built within the time limit, left out: {escape(', '.join(unbuilt))}")
-    caption = measured_text(result, records)
     for doc in readme:
+        caption = measured_text(result, records)
         if solvers:
             text = fill_solvers(read_text(doc), name, caption + markdown_solvers(
                 records, solvers, result["time_limit"]), str(doc))

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.cpsat import SolveParams
+from solver.cpsat.interrupt import Interrupted
 from solver.errors import BuildTimeout, InputError, NoAnswer
 from solver.protocol import Case, Game, PuzzleModel
 
@@ -106,8 +107,8 @@ def _cpsat(pm: PuzzleModel, params: SolveParams) -> SolverRun:
     cpu = time.process_time()
     solver, result = solve(pm.model, run)
     cpu = time.process_time() - cpu
-    if result.interrupted:
-        raise KeyboardInterrupt
+    if result.interrupted:  # Ctrl-C ends the run, as between the cases
+        raise Interrupted()
     value = list(pm.replay(solver, result.optimal).value) if result.feasible else None
     return SolverRun(result.status, round(result.wall_s, 4), value, result.objective,
                      _leading(pm, result.bound), run.workers, round(cpu, 4),
