@@ -61,7 +61,7 @@ def review(record: Path, worst: int | None, as_json: bool, plot: Path | None,
     left (the next player's best turn after it). Terra Nova (KOSMOS): for every
     player and round, the round played against the best plan from the round's start
     (the best-round puzzle, both objectives; the last round: the last-round puzzle).
-    --scheduler spreads the solves over a Dask cluster (README: Running on a
+    --scheduler spreads the solves over a Dask cluster (docs/commands.md: Running on a
     cluster); the review is the same as a local one. Ctrl-C ends it, keeping what
     was reviewed.
 
