@@ -143,11 +143,6 @@ def _mip(pm: PuzzleModel, params: SolveParams, names: list[str]) -> dict[str, So
     return runs
 
 
-def run_of(data: dict[str, Any]) -> SolverRun:
-    """A :class:`SolverRun` from its JSON object."""
-    return SolverRun(**data)
-
-
 def disagreement(name: str, value: list[int], optimal: bool,
                  solvers: dict[str, dict[str, Any]]) -> str | None:
     """What is wrong with a case whose proven values differ: between two solvers on its

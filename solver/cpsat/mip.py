@@ -94,12 +94,6 @@ def column_expr(col: int, coef: int = 1) -> Affine:
     return Affine({col: coef})
 
 
-def literal_expr(lit: Lit) -> Affine:
-    """The 0/1 value of ``lit``."""
-    col, positive = lit
-    return Affine({col: 1}) if positive else Affine({col: -1}, 1)
-
-
 def linear_sum(terms: Iterable[tuple[int, int]], constant: int = 0) -> Affine:
     """``sum(coef * column) + constant`` from ``(column, coef)`` pairs (a column may repeat)."""
     total: dict[int, int] = {}
