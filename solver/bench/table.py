@@ -232,7 +232,10 @@ def _solver_seconds(run: dict[str, Any] | None, limit: float | None, clock: str)
         return f"{_seconds_of(run, clock):.2f}"
     if run["status"] == "infeasible":
         return "infeasible"
-    stop = f">{limit:g}" if limit is not None else ">?"
+    if clock == "cpu":  # stopped by the wall-clock limit: the CPU seconds it had used
+        stop = f">{_seconds_of(run, clock):.3g}"
+    else:
+        stop = f">{limit:g}" if limit is not None else ">?"
     return stop if run.get("bound") is None else f"{stop} ≤{run['bound']}"
 
 
@@ -247,11 +250,17 @@ def solver_ratio(run: dict[str, Any] | None, base: dict[str, Any] | None,
     theirs = _seconds_of(base, clock) if base["status"] == "optimal" else None
     if mine is not None and theirs is not None:
         return _ratio(mine / max(theirs, 1e-3))
-    if limit is None or mine is None and theirs is None:
+    if mine is None and theirs is None:
         return "—"
+    if clock == "cpu":  # a run stopped by the limit had used this much CPU time
+        stopped = _seconds_of(run if mine is None else base, clock)
+    elif limit is None:
+        return "—"
+    else:
+        stopped = limit
     if mine is None:
-        return f">{_ratio(limit / max(theirs or 0.0, 1e-3))}"
-    return f"<{_ratio(mine / limit)}"
+        return f">{_ratio(stopped / max(theirs or 0.0, 1e-3))}"
+    return f"<{_ratio(mine / max(stopped, 1e-3))}"
 
 
 def proven_value(record: Record) -> str:
@@ -314,7 +323,8 @@ def solvers_table(records: list[Record], solvers: Sequence[str], limit: float | 
 
 def markdown_solvers(records: list[Record], solvers: Sequence[str], limit: float | None) -> str:
     """The solvers' table as Markdown (docs/performance.md), in CPU seconds: the figures
-    hold on a machine busy with other work, where wall seconds do not."""
+    hold on a machine busy with other work, where wall seconds do not (a run the
+    wall-clock limit stopped shows the CPU seconds it had used: ``> C``)."""
     headers, rows = solver_rows(records, solvers, limit, clock="cpu")
     lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
     lines += ["| " + " | ".join(cell.replace(">", "> ").replace("<", "< ") for cell in row)
