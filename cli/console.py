@@ -3,7 +3,7 @@
 0 done; 1 the engine disagrees with the solver (or a claimed solution is
 wrong); 2 bad input; 3 no answer within the time limit; 130 interrupted. Every
 failure is one line on standard error; under ``--json`` also one JSON object
-``{"error", "file", "line", "status"}`` on standard output.
+(:class:`solver.errors.Failure`) on standard output.
 """
 
 from __future__ import annotations
@@ -19,14 +19,7 @@ from rich.markup import escape
 from rich.status import Status
 
 from solver.cpsat import interrupt
-from solver.errors import (
-    EXIT_DISAGREE,
-    EXIT_INTERRUPTED,
-    EXIT_NO_ANSWER,
-    EngineDisagreement,
-    InputError,
-    NoAnswer,
-)
+from solver.errors import EngineDisagreement, Failure, InputError, NoAnswer, failure
 
 out = Console(highlight=False)
 """Standard output: boards, tables, answers (or the one JSON object with --json)."""
@@ -81,36 +74,15 @@ def user_errors(func: F) -> F:
         try:
             with interrupt.command():
                 return func(*args, **kwargs)
-        except InputError as exc:
-            _fail(exc.status, "error", str(exc), as_json, exc.message, exc.path, exc.line)
-        except EngineDisagreement as exc:
-            _fail(EXIT_DISAGREE, "engine disagrees with the solver", str(exc), as_json)
-        except NoAnswer as exc:
-            _fail(EXIT_NO_ANSWER, "no answer", _named(kwargs, str(exc)), as_json, str(exc),
-                  _file_of(kwargs))
-        except KeyboardInterrupt:
-            message = "stopped by Ctrl-C before an answer was found"
-            _fail(EXIT_INTERRUPTED, "interrupted", _named(kwargs, message), as_json, message,
-                  _file_of(kwargs))
+        except (InputError, EngineDisagreement, NoAnswer, KeyboardInterrupt) as exc:
+            _fail(failure(exc, kwargs.get("file")), as_json)
 
     return wrapper  # type: ignore[return-value]
 
 
-def _file_of(kwargs: dict[str, Any]) -> str | None:
-    file = kwargs.get("file")
-    return None if file is None else str(file)
-
-
-def _named(kwargs: dict[str, Any], message: str) -> str:
-    """``FILE: message`` when the command has a FILE."""
-    file = _file_of(kwargs)
-    return message if file is None else f"{file}: {message}"
-
-
-def _fail(status: int, label: str, text: str, as_json: bool, message: str | None = None,
-          path: str | None = None, line: int | None = None) -> None:
-    """Print the one error line (and the JSON object) and leave with ``status``."""
-    err.print(f"[bold red]{label}:[/] {escape(text)}", soft_wrap=True)
+def _fail(failed: Failure, as_json: bool) -> None:
+    """Print the one error line (and the JSON object) and leave with its status."""
+    err.print(f"[bold red]{failed.label}:[/] {escape(failed.text)}", soft_wrap=True)
     if as_json:
-        print_json({"error": message or text, "file": path, "line": line, "status": status})
-    sys.exit(status)
+        print_json(failed.as_json())
+    sys.exit(failed.status)

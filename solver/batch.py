@@ -4,8 +4,9 @@ The client reads every file; a task gets the file's name and text (never a path
 to open on another machine), runs the game's ``solve --json`` or ``verify --json``
 on it (:func:`solver.tomlfile.supplied_texts` lets the usual readers see the
 text under the file's own name, so messages name the file as given) and returns
-the JSON object with the file name in front. Bad input becomes an error object
-``{"file", "error", "status": 2}`` instead of stopping the batch.
+the JSON object with the file name in front. Bad input, a disagreement or no answer in
+time becomes that file's error object (:class:`~solver.errors.Failure`) instead of
+stopping the batch.
 """
 
 from __future__ import annotations
@@ -20,10 +21,11 @@ from solver.cpsat import SolveParams
 from solver.errors import (
     EXIT_DISAGREE,
     EXIT_INTERRUPTED,
-    EXIT_NO_ANSWER,
     EngineDisagreement,
+    Failure,
     InputError,
     NoAnswer,
+    failure,
 )
 from solver.executor import Executor, in_order
 from solver.games import check_options, game_of, require_command
@@ -67,14 +69,15 @@ class Job:
     name: str
     text: str | None
     """The file's text, or None when the client could not read it (``error`` says why)."""
-    error: str | None = None
+    error: Failure | None = None
 
 
 def check_file(job: Job, verify: bool, options: Mapping[str, Any],
                params: SolveParams) -> dict[str, Any]:
     """Solve (or verify) one file; its ``--json`` object, or an error object. Runs in a task."""
     if job.text is None:
-        return {"file": job.name, "error": job.error, "status": 2}
+        assert job.error is not None
+        return job.error.as_json() | {"file": job.name}
     command = "verify" if verify else "solve"
     path = Path(job.name)
     screen = _Captured()
@@ -90,13 +93,8 @@ def check_file(job: Job, verify: bool, options: Mapping[str, Any],
                 status = game.verify(path, taken, True, screen)
             else:
                 status = game.solve(path, taken, params, True, screen)
-    except InputError as exc:
-        return {"file": job.name, "error": str(exc), "status": exc.status}
-    except EngineDisagreement as exc:
-        return {"file": job.name, "error": f"engine disagrees with the solver: {exc}",
-                "status": 1}
-    except NoAnswer as exc:
-        return {"file": job.name, "error": str(exc), "status": EXIT_NO_ANSWER}
+    except (InputError, EngineDisagreement, NoAnswer) as exc:
+        return failure(exc, job.name).as_json() | {"file": job.name}  # the file as given
     return {"file": job.name, **(screen.obj or {}), "status": status}
 
 
@@ -106,7 +104,7 @@ def read_jobs(files: Sequence[Path]) -> Iterator[Job]:
         try:
             yield Job(str(file), read_text(file))
         except InputError as exc:
-            yield Job(str(file), None, str(exc))
+            yield Job(str(file), None, failure(exc, file))
 
 
 def run_batch(files: Sequence[Path], verify: bool, options: Mapping[str, Any],

@@ -8,7 +8,9 @@ nothing else about bad input ever reaches the user as a traceback.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 EXIT_OK = 0
 """Exit status: done (for ``verify``: the solution holds)."""
@@ -64,11 +66,15 @@ class InputError(Exception):
         match = _LINE.search(self.place or "")
         return int(match.group(1)) if match else None
 
+    @property
+    def where(self) -> str | None:
+        """The place in the file as said (``line 4``, ``key 'puzzle.target'``), if any."""
+        if self.key is None:
+            return self.place
+        return f"key '{self.key}'" + (f", {self.place}" if self.place else "")  # no line yet
+
     def __str__(self) -> str:
-        place = self.place
-        if self.key is not None:  # not yet turned into a line
-            place = f"key '{self.key}'" + (f", {place}" if place else "")
-        where = ": ".join(part for part in (self.path, place) if part)
+        where = ": ".join(part for part in (self.path, self.where) if part)
         return f"{where}: {self.message}" if where else self.message
 
 
@@ -110,3 +116,53 @@ class NoAnswer(Exception):
     With an answer in hand a time limit is not an error: the answer is printed,
     marked not proven optimal.
     """
+
+
+@dataclass(frozen=True)
+class Failure:
+    """How a command (or one file of ``batch``, one record of ``review``) failed: what the
+    one line on standard error says and the one JSON error object (docs/json.md, Errors)."""
+
+    status: int
+    """The exit status."""
+    label: str
+    """What kind of failure: ``error`` (bad input), ``engine disagrees with the solver``,
+    ``no answer``, ``interrupted``."""
+    error: str
+    """What is wrong, with its place in the file when there is one (not the file)."""
+    file: str | None = None
+    line: int | None = None
+
+    @property
+    def text(self) -> str:
+        """The one line: ``FILE: error``."""
+        return self.error if self.file is None else f"{self.file}: {self.error}"
+
+    def as_json(self) -> dict[str, Any]:
+        """The JSON error object: ``file``, ``error``, ``line``, ``status``."""
+        return {"file": self.file, "error": self.error, "line": self.line,
+                "status": self.status}
+
+
+INTERRUPTED_MESSAGE = "stopped by Ctrl-C before an answer was found"
+
+
+Expected = InputError | EngineDisagreement | NoAnswer | KeyboardInterrupt
+"""The failures a command reports as a :class:`Failure` (any other exception is a bug)."""
+
+
+def failure(exc: Expected, file: str | Path | None = None) -> Failure:
+    """The :class:`Failure` of an expected exception raised while working on ``file``:
+    InputError its own status, file and place; EngineDisagreement 1; NoAnswer 3; Ctrl-C
+    130, with what the path had settled (:attr:`solver.cpsat.interrupt.Interrupted.detail`)."""
+    named = None if file is None else str(file)
+    if isinstance(exc, InputError):
+        error = exc.message if exc.where is None else f"{exc.where}: {exc.message}"
+        return Failure(exc.status, "error", error, exc.path, exc.line)  # its own file
+    if isinstance(exc, EngineDisagreement):
+        return Failure(EXIT_DISAGREE, "engine disagrees with the solver", str(exc), named)
+    if isinstance(exc, NoAnswer):
+        return Failure(EXIT_NO_ANSWER, "no answer", str(exc), named)
+    detail = getattr(exc, "detail", None)
+    return Failure(EXIT_INTERRUPTED, "interrupted", INTERRUPTED_MESSAGE
+                   + (f" ({detail})" if detail else ""), named)

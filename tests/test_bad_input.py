@@ -190,15 +190,18 @@ def _one_error(result, path: Path, needle: str, command: str, board_first: bool 
         result.exception
     assert "Traceback" not in result.output
     if command.startswith("batch"):
-        line = json.loads(result.stdout)
-        assert line["status"] == 2 and line["error"].startswith(f"{path}: "), line
-        assert needle in line["error"], (needle, line["error"])
+        line = json.loads(result.stdout)  # the error object of --json, file first
+        assert list(line) == ["file", "error", "line", "status"], line
+        assert line["status"] == 2 and line["file"] == str(path), line
+        assert needle in f"{path}: {line['error']}", (needle, line["error"])
         return
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, (command, result.stderr)
     assert lines[0].startswith(f"error: {path}: ") and needle in lines[0], (needle, lines[0])
     if command.endswith("--json"):
-        assert json.loads(result.stdout)["status"] == 2
+        error = json.loads(result.stdout)
+        assert error["status"] == 2 and error["file"] == str(path)
+        assert f"error: {path}: {error['error']}" == lines[0]  # one message, both ways
     elif not board_first:
         assert result.stdout == ""
 

@@ -659,7 +659,8 @@ def test_a_folder_given_as_file_is_one_line_exit_2(tmp_path, command):
     message = f"{folder}: is a directory, not a position file"
     assert result.exit_code == 2
     if command == "batch":  # the folder's error line, then the summary
-        assert json.loads(result.stdout)["error"] == message
+        line = json.loads(result.stdout)
+        assert f"{line['file']}: {line['error']}" == message
     else:
         assert result.stderr == f"error: {message}\n"
         assert result.stdout == ""

@@ -125,8 +125,8 @@ def test_verify_wrong_value_and_illegal_draw_exit_1(tmp_path):
     result = run("verify", str(write(tmp_path, right.replace("value = 0", "value = 7"))),
                  "--json")
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output) == {"game": "rift-valley", "ok": True, "message": "",
-                                         "claimed": 7, "value": 7}
+    assert json.loads(result.output) == {"game": "rift-valley", "kind": "max-score", "ok": True,
+                                         "message": "", "claimed": 7, "value": 7}
     result = run("verify", str(write(tmp_path, right.replace("value = 0", "value = 8"))),
                  "--json")
     assert result.exit_code == 1

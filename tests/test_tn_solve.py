@@ -294,7 +294,7 @@ def test_no_time_to_load_the_model_answers_the_engine_line(monkeypatch):
     monkeypatch.setattr(harness, "STARTUP_SECONDS_PER_CONSTRAINT", 1.0)
     position = read_position(Path(__file__).parent.parent / "positions/terra-nova/late-2p.toml")
     answer = solve_puzzle(position, 1, SolveParams(time_limit=120, workers=2).started())
-    assert not answer.optimal and answer.status.startswith("time limit")
+    assert not answer.optimal and answer.status == "unknown"
     assert answer.wall_s < 60
     # the bound the model knows without a solve (the cells' cap on own points)
     assert answer.bound is not None and answer.bound >= answer.value

@@ -40,8 +40,10 @@ class Interrupted(KeyboardInterrupt):
     Exception``) lets it through, and the CLI ends with exit status 130 when it gets
     that far (no answer was kept)."""
 
-    def __init__(self, message: str = "stopped by Ctrl-C") -> None:
-        super().__init__(message)
+    def __init__(self, detail: str | None = None) -> None:
+        super().__init__(detail or "stopped by Ctrl-C")
+        self.detail = detail
+        """What the path had settled when it stopped (said after the CLI's message)."""
 
 
 class _State:

@@ -13,7 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from solver.cpsat import SolveParams
+from solver.cpsat import SolveParams, StopReason
 from solver.errors import InputError
 from solver.protocol import Screen
 from solver.rift_valley.engine import draws as engine
@@ -103,7 +103,7 @@ def verify(file: Path, as_json: bool, screen: Screen, rules: Rules = DEFAULT_RUL
     if final is not None and not ok:
         message = f"the solution claims {solution.value}, the engine scores {value}"
     if as_json:
-        screen.json({"game": "rift-valley", "ok": ok, "message": message,
+        screen.json({"game": "rift-valley", "kind": KIND, "ok": ok, "message": message,
                      "claimed": solution.value, "value": value})
     else:
         screen.print(_header(file, position))
@@ -218,14 +218,15 @@ def solve(file: Path, draws: int | None, params: SolveParams, as_json: bool, scr
             answer = solve_max_score(position, draws, params, rules=rules, progress=progress)
         except InputError as exc:  # a model not built in time: name the file
             raise exc.located(path=file) from None
+    stopped = None if answer.optimal else params.stopped_by()
     if as_json:
-        screen.json(_json(answer))
+        screen.json(_json(answer, stopped))
         return 0
-    _print(file, answer, screen)
+    _print(file, answer, screen, stopped)
     return 0
 
 
-def _json(answer: Answer) -> dict:
+def _json(answer: Answer, stopped: StopReason | None) -> dict:
     s = answer.breakdown
     return {
         "game": "rift-valley",
@@ -234,6 +235,7 @@ def _json(answer: Answer) -> dict:
         "budget": answer.before.draws,
         "value": answer.value,
         "optimal": answer.optimal,
+        "stopped": None if stopped is None else stopped.value,
         "bound": answer.bound,
         "draws": answer.draw_strings(),
         "score": {"trails": s.trails, "animals": s.animals, "tents": s.tents,
@@ -266,7 +268,7 @@ def _draws_table(answer: Answer) -> Table:
     return table
 
 
-def _print(file: Path, answer: Answer, screen: Screen) -> None:
+def _print(file: Path, answer: Answer, screen: Screen, stopped: StopReason | None) -> None:
     before, player = answer.before, answer.before.player
     head = Text(f"{file}", style="bold")
     head.append("  max-score for ")
@@ -287,8 +289,9 @@ def _print(file: Path, answer: Answer, screen: Screen) -> None:
     screen.print(Text("after (new elements underlined)", style="bold underline"))
     screen.print(render_board(answer.after, highlight=_answer_cells(answer)))
     bound = "" if answer.bound is None else f"; bound {answer.bound}"
+    why = "" if stopped is None else f"{stopped.value}: "
     verdict = ("[bold green]proven optimal[/]" if answer.optimal
-               else f"[bold yellow]not proven optimal (best found{bound})[/]")
+               else f"[bold yellow]{why}not proven optimal (best found{bound})[/]")
     screen.print(f"score [bold]{answer.value}[/] for {player}: {verdict}, "
                  f"replayed by the engine")
     stats = answer.stats

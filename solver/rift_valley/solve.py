@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.cpsat import SolveParams, solve
+from solver.cpsat import Interrupted, SolveParams, solve
 from solver.cpsat.harness import ProgressFn
 from solver.errors import BuildTimeout, EngineDisagreement, NoAnswer, PuzzleError
 from solver.rift_valley.engine.draws import IllegalDraw, play_draws, validate
@@ -58,7 +58,8 @@ def solve_max_score(position: Position, draws: int | None = None,
     Raises InputError for an illegal position, PuzzleError if the model finds
     no legal set of draws (never expected: drawing nothing is always legal),
     BuildTimeout when the time limit ends while the model is built (once it is
-    built, a limit without any line found answers "no draws", not proven) and
+    built, a limit without any line found answers "no draws", not proven),
+    Interrupted when Ctrl-C stops it before any draws were found, and
     EngineDisagreement if the engine rejects or re-scores the answer.
 
     The model's score variables (connected stops, animals beside trails, tent
@@ -92,6 +93,8 @@ def solve_max_score(position: Position, draws: int | None = None,
         raise RuntimeError(f"CP-SAT rejected the model or its parameters {built.model.validate()}")
     if result.status == "infeasible":
         raise PuzzleError("the max-score model has no solution (not even drawing nothing)")
+    if result.interrupted and not result.feasible:
+        raise Interrupted()  # Ctrl-C before any draws were found: no answer
     if result.feasible:
         chosen = tuple(built.draws(solver))
         value = round(result.objective)

@@ -116,13 +116,13 @@ def time_up(position: Position, kind: str, line: list[Turn], start: float,
             build: float) -> Answer:
     """The time limit ran out after the model was built but before CP-SAT found a line:
     the engine's first legal line (:func:`first_line`), not proven optimal, is the best
-    answer there is. Its points come from the engine; the solve bridge's replay checks
-    them again."""
+    answer there is (its status is CP-SAT's, ``unknown``). Its points come from the
+    engine; the solve bridge's replay checks them again."""
     outcome = engine.play_line(position, line)
     wall = time.perf_counter() - start
     return Answer(kind, line, outcome.points, outcome.others, outcome.actions,
                   list(outcome.turn_points), list(outcome.turn_others), False,
-                  "time limit (the engine's first legal line)", wall, build, position)
+                  "unknown", wall, build, position)
 
 
 def model_answer(position: Position, kind: str, tm: TurnModel, solver: cp_model.CpSolver,

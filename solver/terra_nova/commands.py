@@ -180,6 +180,7 @@ def solve(file: Path, turns: int | None, params: SolveParams, as_json: bool,
         with screen.status("solving…") as status:
             answer = library.solve_puzzle(position, turns, params,
                                           progress=lambda text: status.update(f"solving: {text}"))
+    stopped = None if answer.optimal else params.stopped_by()
     if as_json:
         screen.json({
             "game": "terra-nova",
@@ -189,6 +190,7 @@ def solve(file: Path, turns: int | None, params: SolveParams, as_json: bool,
             "others": answer.others,
             "actions": answer.actions,
             "optimal": answer.optimal,
+            "stopped": None if stopped is None else stopped.value,
             "bound": answer.bound,
             "line": answer.line_text(position),
             "turn_points": answer.turn_points,
@@ -197,7 +199,7 @@ def solve(file: Path, turns: int | None, params: SolveParams, as_json: bool,
             "stats": dict(answer.stats, build_s=round(answer.build_s, 4), status=answer.status),
         })
         return 0
-    _show_answer(file, position, answer, screen, None if answer.optimal else params.stopped_by())
+    _show_answer(file, position, answer, screen, stopped)
     return 0
 
 
@@ -250,8 +252,11 @@ def verify(file: Path, as_json: bool, screen: Screen) -> int:
             _claimed_line(file, position)
         verdict = library.verify_solution(position)
     if as_json:
-        screen.json({"game": "terra-nova", "ok": verdict.ok, "message": verdict.message,
-                     "points": verdict.points})
+        puzzle = position.puzzle
+        screen.json({"game": "terra-nova",
+                     "kind": "best-turn" if puzzle is None else puzzle.kind,
+                     "ok": verdict.ok, "message": verdict.message,
+                     "claimed": position.solution.value, "value": verdict.points})
     elif verdict.ok:
         screen.print(f"[bold green]ok[/]: the solution is legal and gains {verdict.points} points")
     else:

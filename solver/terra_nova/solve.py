@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from solver.cpsat import (
@@ -221,7 +221,7 @@ def _min_turns(position: Position, cap: int, target: int | None, params: SolvePa
         raise PuzzleError(f"{target} points cannot be reached: {position.to_move} can gain "
                           f"at most {ceiling} points on this board, whatever the number of "
                           "turns", key=TARGET_KEY)
-    proven = True
+    tried = _Tried(target)
     build = 0.0
     short = ""
     for horizon in range(1, cap + 1):
@@ -230,13 +230,19 @@ def _min_turns(position: Position, cap: int, target: int | None, params: SolvePa
         try:
             geo = Geometry(position, horizon, check=params.check)
             relaxed = _relaxed_short(geo, target, params)
-            if relaxed is not None:
-                proven, short = True, f" (at most {relaxed})"
+            if relaxed is not None:  # proven for every horizon up to this one
+                tried.impossible, tried.unfinished = list(range(1, horizon + 1)), []
+                short = f" (at most {relaxed})"
                 build += time.perf_counter() - t0
                 continue
             tm = TurnModel(position, horizon, geometry=geo, check=params.check)
+        except Interrupted:
+            raise Interrupted(tried.said()) from None
         except NoAnswer:
-            raise unbuilt(horizon, params) from None
+            if tried.nothing():
+                raise unbuilt(horizon, params) from None
+            raise NoAnswer(tried.said(f"the {horizon}-turn model not built within the "
+                                      "time limit")) from None
         build += time.perf_counter() - t0
         short = ""
         tm.model.add(tm.own_points() >= target)
@@ -250,19 +256,54 @@ def _min_turns(position: Position, cap: int, target: int | None, params: SolvePa
         solver, result = solve(tm.model, params.with_settings(**settings()), progress=report)
         if result.feasible:
             answer = model_answer(position, "min-turns", tm, solver, result, start, build)
-            answer.optimal = answer.optimal and proven
+            answer.optimal = answer.optimal and not tried.unfinished
             return answer
         if result.interrupted:
-            raise Interrupted()
-        if result.status != "infeasible":
-            proven = False
+            raise Interrupted(tried.said())
+        if result.status == "infeasible":
+            tried.impossible.append(horizon)
+        else:
+            tried.unfinished.append(horizon)
             if _out_of_time(params, tm):
                 break
-    if not proven:
-        raise NoAnswer(f"no line reaching {target} points found within the time limit "
-                       f"(up to {cap} turn(s) tried)")
+    if tried.unfinished:
+        raise NoAnswer(tried.said())
     raise PuzzleError(f"{target} points cannot be reached within {cap} turn(s){short}",
                       key=TARGET_KEY)
+
+
+@dataclass
+class _Tried:
+    """What a min-turns search has settled so far, said in its messages."""
+
+    target: int
+    impossible: list[int] = field(default_factory=list)
+    """Horizons proven not to reach the target."""
+    unfinished: list[int] = field(default_factory=list)
+    """Horizons whose search the time limit stopped."""
+
+    def nothing(self) -> bool:
+        """Nothing settled or tried yet."""
+        return not self.impossible and not self.unfinished
+
+    def said(self, then: str | None = None) -> str:
+        """"min-turns, N points: 1 and 2 turns proven impossible, 3 turns not finished
+        within the time limit" (``then``: what happened next, instead of the last)."""
+        parts = []
+        if self.impossible:
+            parts.append(f"{_turns(self.impossible)} proven impossible")
+        if self.unfinished:
+            parts.append(f"{_turns(self.unfinished)} not finished within the time limit")
+        if then:
+            parts.append(then)
+        return f"min-turns, {self.target} points: " + (", ".join(parts) or "nothing tried")
+
+
+def _turns(horizons: list[int]) -> str:
+    """``[1, 2, 3]`` → "1, 2 and 3 turns"; ``[1]`` → "1 turn"."""
+    names = [str(h) for h in horizons]
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"{listed} turn" + ("" if names == ["1"] else "s")
 
 
 def _relaxed_short(geo: Geometry, target: int, params: SolveParams) -> int | None:

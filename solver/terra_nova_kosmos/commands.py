@@ -222,8 +222,8 @@ def verify(file: Path, as_json: bool, screen: Screen) -> int:
         raise PuzzleError("the file has no [solution] to verify", path=file)
     result, ok, message = _judge(file, position)
     if as_json:
-        screen.json({"game": "terra-nova-kosmos", "ok": ok, "message": message,
-                     "kind": kind_of(position)}
+        screen.json({"game": "terra-nova-kosmos", "kind": kind_of(position), "ok": ok,
+                     "message": message, "claimed": position.solution.value}
                     | ({"value": None, "turns": None} if result is None
                        else {"value": result.value, "turns": result.turns})
                     | _details(position, result))
@@ -273,12 +273,14 @@ def solve(file: Path, params: SolveParams, as_json: bool, screen: Screen) -> int
     except PuzzleError as exc:
         raise exc.located(path=file) from None
     result = answer.result
+    stopped = None if answer.optimal else params.stopped_by()
     if as_json:
         screen.json({"game": "terra-nova-kosmos", "kind": kind_of(position),
                      "value": result.value}
                     | ({} if best else {"others": result.others})
                     | (_details(position, result) if best else {})
                     | {"turns": result.turns, "optimal": answer.optimal,
+                       "stopped": None if stopped is None else stopped.value,
                        "bound": answer.bound, "line": answer.line_text(position)}
                     | ({} if best else {"final": result.final})
                     | {"wall_s": round(answer.wall_s, 4),
@@ -291,8 +293,9 @@ def solve(file: Path, params: SolveParams, as_json: bool, screen: Screen) -> int
     screen.print(render_position(position))
     for number, text in enumerate(answer.line_text(position), start=1):
         screen.print(f"{number}. {text}")
+    why = "" if stopped is None else f"{stopped.value}: "
     proof = ("[bold green]optimal[/]" if answer.optimal
-             else "[bold yellow]not proven optimal (best found; bound "
+             else f"[bold yellow]{why}not proven optimal (best found; bound "
              f"{'unknown' if answer.bound is None else answer.bound})[/]")
     gain = (f"{position.to_move} scores {result.value} ({said(result)}, "
             if best else f"{position.to_move} gains {result.value} (others {result.others}, ")

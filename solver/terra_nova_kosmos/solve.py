@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.cpsat import SolveParams, solve
+from solver.cpsat import Interrupted, SolveParams, solve
 from solver.cpsat.objectives import Lexicographic
 from solver.errors import BuildTimeout, EngineDisagreement, NoAnswer, PuzzleError
 from solver.terra_nova_kosmos.engine import bestround
@@ -175,7 +175,8 @@ def solve_last_round(position: Position, params: SolveParams | None = None, *,
     PuzzleError when the position poses no last-round puzzle the model covers;
     BuildTimeout when the time limit ends while the model is built; EngineDisagreement
     when the engine disagrees. When CP-SAT finds no line in the time left, the answer
-    is the line that passes at once, not proven optimal.
+    is the line that passes at once, not proven optimal; Interrupted when Ctrl-C stops
+    it before any line.
     """
     params = (params or SolveParams()).started()
     start = time.perf_counter()
@@ -183,6 +184,8 @@ def solve_last_round(position: Position, params: SolveParams | None = None, *,
     build = time.perf_counter() - start
     solver, result = _run(lr.model, lr.objective, params, progress)
     if not result.feasible:
+        if result.interrupted:
+            raise Interrupted()
         # nothing found in time: the line that passes at once, not proven
         line = [Turn(Action("pass", tile=lr.pass_tile))]
         replay = evaluate(position, line)
@@ -240,6 +243,8 @@ def solve_best_round(position: Position, params: SolveParams | None = None, *,
     build = time.perf_counter() - start
     solver, result = _run(br.model, br.objective, params, progress)
     if not result.feasible:
+        if result.interrupted:
+            raise Interrupted()
         # nothing found in time: the line that passes at once, not proven
         most = max(coins for _, coins in position.bonus_display)
         tile = next(t for t, c in position.bonus_display if c == most)
