@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test sweep fuzz lint bench bench-quick bench-depth bench-budgets bench-full bench-docs \
+.PHONY: run test sweep soak fuzz lint bench bench-quick bench-depth bench-budgets bench-full bench-docs \
 	bench-solvers bench-solvers-full clean
 
 $(STAMP): pyproject.toml
@@ -24,6 +24,12 @@ test: $(STAMP)
 
 sweep: $(STAMP)
 	$(BIN)/python -m pytest -m sweep -n auto --dist loadgroup
+
+# 500 real commands (every solve path, bundled and generated positions) with random time
+# limits (0.1-5 s) and random Ctrl-Cs: no hang, no traceback, every --json as documented.
+# BOARDSAT_SOAK_RUNS, BOARDSAT_SOAK_SEED and BOARDSAT_SOAK_PARALLEL change the run.
+soak: $(STAMP)
+	$(BIN)/python -m pytest -m soak -s tests/test_soak.py
 
 # 20,000 fuzz cases (10,000 per test, fresh randomness); make test runs 2,000 fixed ones.
 fuzz: $(STAMP)

@@ -1,5 +1,6 @@
 """The ``boardsat`` command line: a thin click layer over :mod:`solver`."""
 
+import json
 import os
 import signal
 import sys
@@ -19,6 +20,7 @@ def run() -> None:
     # after it ends: nothing is kept, exit 130 quietly (click would say "Aborted!", 1)
     signal.signal(signal.SIGINT, _quit)
     try:
+        import solver.errors  # noqa: F401 -- first: the error object of an early Ctrl-C
         from cli.main import main
         main()
     except SystemExit as done:
@@ -44,5 +46,13 @@ def _leave(code: object) -> None:
 
 
 def _quit(signum: int, frame: object) -> None:
-    """SIGINT outside a command: exit status 130 (128 + SIGINT), no traceback."""
+    """SIGINT outside a command: exit status 130, no traceback; under ``--json`` the
+    error object a command prints after Ctrl-C, unless the command printed its own (the
+    modules are looked up, not imported: the signal may come in the middle of an import)."""
+    printed = getattr(sys.modules.get("cli.console"), "JSON_PRINTED", False)
+    errors = sys.modules.get("solver.errors")
+    failure = getattr(errors, "Failure", None)
+    if "--json" in sys.argv[1:] and not printed and failure is not None:
+        stopped = failure(errors.EXIT_INTERRUPTED, "interrupted", errors.INTERRUPTED_MESSAGE)
+        sys.stdout.write(json.dumps(stopped.as_json(), indent=2) + "\n")
     raise SystemExit(128 + signal.SIGINT)

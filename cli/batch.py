@@ -86,16 +86,16 @@ def batch(files: tuple[Path, ...], verify: bool, out: Path | None, turns: int | 
                TimeElapsedColumn())
     interrupted = False
     with connect(scheduler, workers) as executor, \
-            Progress(*columns, console=err, transient=True,
-                     disable=not err.is_terminal) as bar:
+            Progress(*columns, console=err, transient=True, disable=not err.is_terminal,
+                     redirect_stdout=False) as bar:  # the lines go to stdout, not the bar's
         task = bar.add_task("verify" if verify else "solve", total=len(files))
         try:
             with closing(run_batch(files, verify, options, params, executor)) as results:
                 for ready in results:
-                    bar.advance(task)
-                    lines.extend(ready)
-                    if out is None:
+                    if out is None:  # printed before counted: Ctrl-C keeps every line done
                         _emit(ready)
+                    lines.extend(ready)
+                    bar.advance(task)
         except KeyboardInterrupt:
             interrupted = True
     note_ran_on(executor, scheduler)

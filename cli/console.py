@@ -52,8 +52,14 @@ class ConsoleScreen:
 SCREEN = ConsoleScreen()
 
 
+JSON_PRINTED = False
+"""Whether the command's one JSON object is out (Ctrl-C after it adds no error object)."""
+
+
 def print_json(obj: Any) -> None:
     """Print ``obj`` as the single JSON object on standard output."""
+    global JSON_PRINTED
+    JSON_PRINTED = True
     sys.stdout.write(json.dumps(obj, indent=2, sort_keys=False) + "\n")
     sys.stdout.flush()
 

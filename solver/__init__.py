@@ -9,9 +9,16 @@ game-neutral floors: ``solver.geometry``, ``solver.cpsat``, ``solver.protocol``,
 ``solver.puzzlegen``). See ARCHITECTURE.md.
 """
 
-from importlib.metadata import PackageNotFoundError, version
 
-try:
-    __version__ = version("boardsat")
-except PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0.0.0"
+
+def __getattr__(name: str) -> str:
+    """``__version__``, read from the installed package's metadata on first use (PEP 562):
+    importing :mod:`importlib.metadata` costs more than the error types every command
+    loads first."""
+    if name != "__version__":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("boardsat")
+    except PackageNotFoundError:  # running from a source tree that is not installed
+        return "0.0.0"

@@ -2,34 +2,43 @@
 
 Each test starts ``boardsat`` as a subprocess (:mod:`tests.commands`), waits until the
 path is reached (its progress shows on the terminal), sends SIGINT and checks the exit
-status, the message and the time the command took to end after it.
+status, the message and the time the command took to end after it. The positions are
+the smallest that keep each path busy for several seconds.
 """
 
 from __future__ import annotations
+
+import json
+
+import pytest
 
 from solver.errors import EXIT_INTERRUPTED
 from tests.commands import Ended, run
 
 TN = "positions/terra-nova/"
+RV = "positions/rift-valley/"
+TNK = "positions/terra-nova-kosmos/puzzles/generated/"
 WITHIN = 3.0
 """Seconds from SIGINT to the end of the command (the promise is 2 s; the rest is for a
 loaded test machine)."""
 
 
-def kept_best(ended: Ended) -> None:
+def kept_best(ended: Ended, said: str = "interrupted: not proven optimal (best found; bound"
+              ) -> None:
     """The command ended within :data:`WITHIN` after SIGINT, printing its best line."""
     assert ended.after_signal is not None, ended.stderr[-2000:]
     assert ended.status == 0, ended.stderr[-2000:]
-    assert "interrupted: not proven optimal (best found; bound" in ended.stdout
+    assert said in ended.stdout, ended.stdout[-2000:]
     assert "Traceback" not in ended.stderr
     assert ended.after_signal < WITHIN, ended.after_signal
 
 
-def no_answer(ended: Ended) -> None:
-    """The command ended within :data:`WITHIN` after SIGINT with exit 130, one line."""
+def no_answer(ended: Ended, said: str = "interrupted") -> None:
+    """The command ended within :data:`WITHIN` after SIGINT with exit 130, saying ``said``
+    on standard error."""
     assert ended.after_signal is not None, ended.stderr[-2000:]
     assert ended.status == EXIT_INTERRUPTED, (ended.status, ended.stderr[-2000:])
-    assert "interrupted" in ended.stderr and "Traceback" not in ended.stderr
+    assert said in ended.stderr and "Traceback" not in ended.stderr, ended.stderr[-2000:]
     assert ended.after_signal < WITHIN, ended.after_signal
 
 
@@ -43,3 +52,75 @@ def test_ctrl_c_in_a_deep_round_keeps_the_best_line():
 def test_ctrl_c_on_the_two_turn_threads_keeps_the_best_line():
     kept_best(run(["solve", TN + "midgame-2p.toml", "--turns", "2", "--workers", "2"],
                   ready="best found"))
+
+
+def test_ctrl_c_in_the_whole_closing_model_keeps_the_best_line_as_json():
+    # one worker: the 2-turn closing is one model, not two halves
+    ended = run(["solve", TN + "midgame-2p.toml", "--turns", "2", "--workers", "1", "--json"],
+                ready="best found")
+    kept_best(ended, said='"stopped": "interrupted"')
+    answer = json.loads(ended.stdout)
+    assert not answer["optimal"] and answer["bound"] >= answer["value"]
+
+
+def test_ctrl_c_in_a_min_turns_search_says_what_was_proven():
+    no_answer(run(["solve", TN + "puzzles/closing-min-turns.toml"], ready="trying 2 turn"),
+              said="1 turn proven impossible")
+
+
+def test_ctrl_c_in_rift_valley_keeps_the_best_draws():
+    kept_best(run(["solve", RV + "midgame-crater-first-stop.toml", "--draws", "12",
+                   "--workers", "1"], ready="solving: best"))
+
+
+@pytest.mark.parametrize("puzzle", ["tnk-last-round-s0-c00005.toml",
+                                    "tnk-best-round-s0-c00008.toml"])
+def test_ctrl_c_in_kosmos_keeps_the_best_line(puzzle):
+    kept_best(run(["solve", TNK + puzzle], ready="best found"))
+
+
+def test_ctrl_c_in_perft_via_the_model_is_exit_130():
+    no_answer(run(["perft", TN + "midgame-2p.toml", "--via-model"], ready="enumerating"))
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_in_generate_keeps_the_files_written(tmp_path, workers):
+    ended = run(["generate", "terra-nova", "--count", "50", "--out", tmp_path / "out",
+                 "--workers", workers], ready="cand.")
+    no_answer(ended, said="interrupted: ")
+    assert "puzzle(s) written" in ended.stderr
+
+
+def test_ctrl_c_in_bench_is_exit_130():
+    no_answer(run(["bench", "--suite", "quick", "--workers", "1"], ready="bench quick"))
+
+
+def test_ctrl_c_in_batch_keeps_the_lines_done():
+    files = [TNK + "tnk-last-round-s0-c00018.toml", TNK + "tnk-last-round-s0-c00005.toml",
+             TNK + "tnk-last-round-s0-c00000.toml"]
+    ended = run(["batch", *files, "--workers", "1"], ready="1/3")
+    no_answer(ended, said="1 of 3 files done")
+    assert [json.loads(line)["file"] for line in ended.stdout.splitlines()] == files[:1]
+
+
+# --------------------------------------------------------------- --time-limit
+
+LIMIT_SLACK = 1.0
+"""--time-limit ends the command within this many seconds after the limit (counted,
+as the limit is, from the program's start)."""
+
+
+@pytest.mark.parametrize("args", [
+    ["solve", TN + "midgame-2p.toml", "--turns", "3", "--workers", "1", "--time-limit", "4"],
+    ["solve", TN + "midgame-2p.toml", "--turns", "2", "--workers", "2", "--time-limit", "3"],
+], ids=["deep", "two-turn"])
+def test_the_time_limit_holds_model_building_included(args):
+    ended = run(args)
+    limit = float(args[-1])
+    assert ended.status in (0, 2), ended.stderr[-2000:]
+    assert "Traceback" not in ended.stderr
+    assert ended.seconds < limit + LIMIT_SLACK, ended.seconds
+    if ended.status == 0:
+        assert "time limit: not proven optimal" in ended.stdout
+
+

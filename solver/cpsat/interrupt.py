@@ -119,7 +119,9 @@ def _handler(signum: int, frame: Any) -> None:
 @contextmanager
 def _handling() -> Iterator[None]:
     """Install :func:`_handler` for the block, unless it already is (or this is not the
-    main thread, where Python delivers signals)."""
+    main thread, where Python delivers signals). The block that installed it is the
+    command (:func:`command`, or a library's call of the harness): its Ctrl-Cs are spent
+    when it ends, so checks without a deadline afterwards do not see them."""
     if _STATE.installed or threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -130,6 +132,8 @@ def _handling() -> Iterator[None]:
     finally:
         signal.signal(signal.SIGINT, previous)
         _STATE.installed = False
+        with _STATE.lock:
+            _STATE.mark = _STATE.count
 
 
 @contextmanager
@@ -138,12 +142,8 @@ def command() -> Iterator[None]:
     count the Ctrl-Cs from here, and the handler is installed (main thread)."""
     with _STATE.lock:
         _STATE.mark = _STATE.count
-    try:
-        with _handling():
-            yield
-    finally:
-        with _STATE.lock:  # the Ctrl-Cs of this command are spent with it
-            _STATE.mark = _STATE.count
+    with _handling():
+        yield
 
 
 @contextmanager

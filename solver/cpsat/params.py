@@ -67,6 +67,14 @@ class SolveParams:
         return self.deadline.interrupted() if self.deadline is not None else \
             interrupt.requested()
 
+    def cut_short_by(self) -> StopReason | None:
+        """What cut a search short that ended without its proof: Ctrl-C if it came, else
+        the time limit if there is one (a path stops before the limit itself when what is
+        left cannot pay for another search), None without either."""
+        if self.interrupted():
+            return StopReason.INTERRUPTED
+        return StopReason.TIME_LIMIT if self.time_limit is not None else None
+
     def stopped_by(self) -> StopReason | None:
         """Why the command must stop now (Ctrl-C, else the time limit), None while it may
         go on: what a path that ends early says about its answer."""

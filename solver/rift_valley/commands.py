@@ -218,7 +218,7 @@ def solve(file: Path, draws: int | None, params: SolveParams, as_json: bool, scr
             answer = solve_max_score(position, draws, params, rules=rules, progress=progress)
         except InputError as exc:  # a model not built in time: name the file
             raise exc.located(path=file) from None
-    stopped = None if answer.optimal else params.stopped_by()
+    stopped = None if answer.optimal else params.cut_short_by()
     if as_json:
         screen.json(_json(answer, stopped))
         return 0

@@ -180,7 +180,7 @@ def solve(file: Path, turns: int | None, params: SolveParams, as_json: bool,
         with screen.status("solving…") as status:
             answer = library.solve_puzzle(position, turns, params,
                                           progress=lambda text: status.update(f"solving: {text}"))
-    stopped = None if answer.optimal else params.stopped_by()
+    stopped = None if answer.optimal else params.cut_short_by()
     if as_json:
         screen.json({
             "game": "terra-nova",

@@ -273,7 +273,7 @@ def solve(file: Path, params: SolveParams, as_json: bool, screen: Screen) -> int
     except PuzzleError as exc:
         raise exc.located(path=file) from None
     result = answer.result
-    stopped = None if answer.optimal else params.stopped_by()
+    stopped = None if answer.optimal else params.cut_short_by()
     if as_json:
         screen.json({"game": "terra-nova-kosmos", "kind": kind_of(position),
                      "value": result.value}

@@ -36,6 +36,7 @@ import time
 from bisect import bisect_left
 from dataclasses import dataclass
 
+from solver.cpsat import interrupt
 from solver.geometry.bitboard import bits, mask_of
 from solver.rift_valley.engine.draws import Occupancy, play_draws, score, trail_problem, validate
 from solver.rift_valley.notation import Draw, DrawStop, DrawTent, DrawTrail
@@ -256,9 +257,11 @@ class _Search:
         ``start`` on. ``points``: the new trails' area and animal points; ``uncovered``:
         points of the animals candidates reach that no own trail touches yet."""
         self.nodes += 1
-        if self.deadline is not None and self.nodes % _CLOCK_EVERY == 0 \
-                and time.monotonic() > self.deadline:
-            raise TimeoutError(f"exhaustive search passed its time cap after {self.nodes} nodes")
+        if self.nodes % _CLOCK_EVERY == 0:
+            interrupt.check()  # Ctrl-C
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise TimeoutError(f"exhaustive search passed its time cap after "
+                                   f"{self.nodes} nodes")
         fixed = self._complete(chosen, used, interiors, connected, new_stops, points)
         left = self.budget - used
         if left <= 0:

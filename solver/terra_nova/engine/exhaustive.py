@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from solver.cpsat import interrupt
 from solver.errors import PuzzleError
 from solver.terra_nova.engine.turngen import ACTIONS_PER_TURN, TurnState
 from solver.terra_nova.engine.turns import to_turn, turn_state
@@ -40,7 +41,8 @@ class Exhaustive:
 
 @dataclass
 class SearchClock:
-    """Counts search nodes; raises TimeoutError past ``time_cap`` seconds or ``node_cap`` nodes."""
+    """Counts search nodes; raises TimeoutError past ``time_cap`` seconds or ``node_cap`` nodes,
+    :class:`~solver.cpsat.interrupt.Interrupted` after Ctrl-C."""
 
     time_cap: float | None = None
     node_cap: int | None = None
@@ -52,8 +54,9 @@ class SearchClock:
         self.nodes += count
         if self.node_cap is not None and self.nodes > self.node_cap:
             raise TimeoutError(f"exhaustive search passed its budget of {self.node_cap} nodes")
-        if self.time_cap is not None and before // CHECK_EVERY != self.nodes // CHECK_EVERY:
-            if time.perf_counter() - self.start > self.time_cap:
+        if before // CHECK_EVERY != self.nodes // CHECK_EVERY:
+            interrupt.check()  # Ctrl-C
+            if self.time_cap is not None and time.perf_counter() - self.start > self.time_cap:
                 raise TimeoutError(f"exhaustive search passed its {self.time_cap:g} s time cap "
                                    f"after {self.nodes} nodes")
 

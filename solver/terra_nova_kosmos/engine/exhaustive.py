@@ -15,6 +15,7 @@ from collections.abc import Hashable
 from dataclasses import replace
 from typing import Any
 
+from solver.cpsat import interrupt
 from solver.terra_nova_kosmos.engine import bestround, legal
 from solver.terra_nova_kosmos.engine.actions import apply_exchange
 from solver.terra_nova_kosmos.engine.lastround import Result, check_puzzle, score
@@ -73,9 +74,10 @@ class _Search:
         self.nodes += 1
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise TimeoutError(f"more than {self.max_nodes} nodes")
-        if self.deadline is not None and self.nodes % CLOCK_EVERY == 0 \
-                and time.perf_counter() > self.deadline:
-            raise TimeoutError("time cap reached")
+        if self.nodes % CLOCK_EVERY == 0:
+            interrupt.check()  # Ctrl-C
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise TimeoutError("time cap reached")
 
     def best(self, position: Position) -> tuple[tuple[int, ...], Any, tuple[Turn, ...]]:
         """Best (key, result, line) from ``position`` on."""

@@ -1,0 +1,268 @@
+"""The soak run (``make soak``, not in ``make test``): many real commands, random limits
+and random Ctrl-Cs; none may hang, none may end in a traceback, every ``--json`` output
+must parse and have the shape docs/json.md gives it.
+
+Solves bundled positions (every game, every solve path: best-turn, small closings,
+2-turn closings on two threads, deep closings, min-turns, Rift Valley budgets and
+unlimited draws, both KOSMOS puzzles) and positions the generator writes at the start,
+plus some ``verify`` and ``batch`` runs. Each run gets a time limit drawn from 0.1-5 s
+(most of them) and/or a SIGINT at a random moment. At the end it prints, per path,
+the runs, exit statuses and the seconds from SIGINT to exit.
+
+``BOARDSAT_SOAK_RUNS`` (default 500) runs, ``BOARDSAT_SOAK_SEED`` (default 0) the draw,
+``BOARDSAT_SOAK_PARALLEL`` (default 2) commands at a time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import statistics
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from solver.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_NO_ANSWER, EXIT_OK
+from tests.commands import REPO, Ended, run
+from tests.test_docs import JSON_SECTIONS, flatten
+from tests.test_json_promises import listed_statuses
+
+pytestmark = pytest.mark.soak
+
+RUNS = int(os.environ.get("BOARDSAT_SOAK_RUNS", "500"))
+SEED = int(os.environ.get("BOARDSAT_SOAK_SEED", "0"))
+PARALLEL = int(os.environ.get("BOARDSAT_SOAK_PARALLEL", "2"))
+HANG = 15.0
+"""A command still running this long after its limit or its SIGINT hangs (it is killed)."""
+STOP_PROMISE = 2.0
+"""Seconds from SIGINT to exit the commands promise (counted, not failed on: the load of
+the machine is not the command's)."""
+
+STOPPED = {None, "interrupted", "time limit"}
+POSITIONS = REPO / "positions"
+
+
+@dataclass(frozen=True)
+class Case:
+    """One command to run: which path it takes, and its arguments."""
+
+    path: str
+    args: tuple[str, ...]
+    json: bool
+
+
+def _bundled() -> list[tuple[str, tuple[str, ...]]]:
+    """(path, solve arguments) over the bundled positions."""
+    tn, rv, tnk = POSITIONS / "terra-nova", POSITIONS / "rift-valley", \
+        POSITIONS / "terra-nova-kosmos"
+    out: list[tuple[str, tuple[str, ...]]] = []
+    for file in sorted((tn / "puzzles").rglob("*.toml")):
+        text = file.read_text(encoding="utf-8")
+        kind = ("min-turns" if "min-turns" in text else
+                "closing" if 'kind = "closing"' in text else "best-turn")
+        out.append((f"terra-nova {kind}", (str(file),)))
+    for name in ("midgame-2p", "midgame-3p", "midgame-4p", "late-2p"):
+        file = str(tn / f"{name}.toml")
+        out.append(("terra-nova best-turn (full board)", (file,)))
+        out.append(("terra-nova 2 turns, one model", (file, "--turns", "2", "--workers", "1")))
+        out.append(("terra-nova 2 turns, two threads", (file, "--turns", "2", "--workers", "2")))
+        out.append(("terra-nova deep (3 turns)", (file, "--turns", "3")))
+        out.append(("terra-nova deep (4 turns)", (file, "--turns", "4")))
+    for file in sorted(rv.rglob("*.toml")):
+        if "boards" in file.parts:
+            continue
+        out.append(("rift-valley budget", (str(file),)))
+        out.append(("rift-valley budget", (str(file), "--draws", "12")))
+        out.append(("rift-valley unlimited", (str(file), "--draws", "40")))
+    for file in sorted((tnk / "puzzles").rglob("*.toml")):
+        kind = "best-round" if "best-round" in file.name else "last-round"
+        out.append((f"kosmos {kind}", (str(file),)))
+    return out
+
+
+def _generated(folder: Path) -> list[tuple[str, tuple[str, ...]]]:
+    """Puzzles the generator writes now (closings, min-turns, max-score, both KOSMOS
+    kinds), as (path, solve arguments)."""
+    requests = [("terra-nova", "closing", "2"), ("terra-nova", "min-turns", "2"),
+                ("terra-nova", "best-turn", None), ("rift-valley", "max-score", None),
+                ("terra-nova-kosmos", "last-round", None),
+                ("terra-nova-kosmos", "best-round", None)]
+    out: list[tuple[str, tuple[str, ...]]] = []
+    for number, (game, kind, turns) in enumerate(requests):
+        target = folder / f"{game}-{kind}"
+        args = ["generate", game, "--kind", kind, "--count", "2", "--seed", str(SEED + number),
+                "--out", str(target), "--workers", "1"] + (["--turns", turns] if turns else [])
+        ended = run(args, timeout=600)
+        assert ended.status == EXIT_OK, ended.stderr[-2000:]
+        name = {"terra-nova": "terra-nova", "rift-valley": "rift-valley",
+                "terra-nova-kosmos": "kosmos"}[game]
+        out += [(f"{name} {kind} (generated)", (str(file),))
+                for file in sorted(target.glob("*.toml"))]
+    return out
+
+
+def _cases(solvable: list[tuple[str, tuple[str, ...]]], rng: random.Random) -> list[Case]:
+    """:data:`RUNS` commands: mostly solves, some verify and batch runs."""
+    with_solution = [args[0] for _, args in solvable if "[solution]" in
+                     Path(args[0]).read_text(encoding="utf-8")]
+    cases = []
+    for _ in range(RUNS):
+        roll = rng.random()
+        as_json = rng.random() < 0.8
+        flag = ("--json",) if as_json else ()
+        if roll < 0.05 and with_solution:
+            cases.append(Case("verify", ("verify", rng.choice(with_solution), *flag), as_json))
+            continue
+        if roll < 0.12:
+            files = [rng.choice(solvable)[1][0] for _ in range(rng.randint(2, 4))]
+            limit = f"{rng.uniform(0.1, 2):.2f}"
+            cases.append(Case("batch", ("batch", *files, "--workers", str(rng.randint(1, 2)),
+                                        "--time-limit", limit), True))
+            continue
+        path, args = rng.choice(solvable)
+        extra: list[str] = []
+        if rng.random() < 0.75:
+            extra += ["--time-limit", f"{rng.uniform(0.1, 5):.2f}"]
+        if "--workers" not in args:
+            extra += ["--workers", rng.choice(["1", "2"])]
+        cases.append(Case(path, ("solve", *args, *extra, *flag), as_json))
+    return cases
+
+
+def _documented() -> dict[tuple[str, str], dict[str, str]]:
+    """The fields json.md documents, by (command, game key or "error")."""
+    tables: dict[tuple[str, str], dict[str, str]] = {}
+    for runs, fields in JSON_SECTIONS:
+        for command in runs:
+            words = command.split()
+            game = next((part.split("/")[1] for part in words if part.startswith("positions/")),
+                        "error" if "no-such-file" in command else "")
+            kind = ("best-round" if "best-round" in command else
+                    "last-round" if "last-round" in command else "")
+            tables.setdefault((words[0], f"{game} {kind}".strip()), fields)
+    return tables
+
+
+DOCUMENTED = _documented()
+
+
+def _shape(obj: dict, command: str) -> list[str]:
+    """What is wrong with ``obj``, the --json output of ``command`` (solve or verify), or
+    with an error object, against docs/json.md."""
+    if "error" in obj:
+        fields = DOCUMENTED[("verify", "error")]
+    else:
+        game = obj.get("game", "?")
+        kind = obj.get("kind", "") if game == "terra-nova-kosmos" else ""
+        fields = DOCUMENTED.get((command, f"{game} {kind}".strip())) or {}
+        if not fields:
+            return [f"no documented table for {command} {game} {kind}"]
+    seen = flatten(obj)
+    free = [name for name, kind in fields.items() if "free-form" in kind]
+    seen = {name for name in seen if not any(name.startswith(f"{f}.") for f in free)}
+    optional = {name for name, kind in fields.items() if "absent" in kind}
+    problems = [f"missing {name}" for name in sorted(set(fields) - optional - seen)]
+    problems += [f"undocumented {name}" for name in sorted(seen - set(fields))]
+    if "stats.status" in fields:
+        listed = listed_statuses(obj["game"])
+        if obj["stats"]["status"] not in listed:
+            problems.append(f"stats.status {obj['stats']['status']!r} not in {sorted(listed)}")
+    if "stopped" in fields and obj.get("stopped") not in STOPPED:
+        problems.append(f"stopped {obj.get('stopped')!r}")
+    return problems
+
+
+@dataclass
+class Tally:
+    """What the runs of one path did."""
+
+    runs: int = 0
+    statuses: dict[int | None, int] = field(default_factory=lambda: defaultdict(int))
+    after_signal: list[float] = field(default_factory=list)
+    over_limit: list[float] = field(default_factory=list)
+    """Seconds past the time limit at exit (only runs with a limit and no SIGINT)."""
+
+
+def _judge(case: Case, limit: float | None, ended: Ended) -> list[str]:
+    """What is wrong with one run."""
+    problems = []
+    if ended.status is None:
+        return ["hang (killed)"]
+    if "Traceback" in ended.stderr or "Traceback" in ended.stdout:
+        problems.append("traceback")
+    if ended.status not in (EXIT_OK, EXIT_BAD_INPUT, EXIT_NO_ANSWER, EXIT_INTERRUPTED):
+        problems.append(f"exit status {ended.status}")
+    if ended.status == EXIT_BAD_INPUT and "time limit" not in ended.stderr:
+        problems.append("bad input")
+    if case.json:
+        command = case.args[0]
+        try:
+            objects = [json.loads(line) for line in ended.stdout.splitlines()] \
+                if command == "batch" else [json.loads(ended.stdout)]
+        except json.JSONDecodeError as exc:
+            return problems + [f"--json output does not parse: {exc}: {ended.stdout[:300]!r}"]
+        for obj in objects:
+            if command == "batch":
+                obj = {k: v for k, v in obj.items() if k not in ("file", "status")} \
+                    if "error" not in obj else obj
+            problems += _shape(obj, "verify" if command == "verify" else "solve")
+    return problems
+
+
+def test_soak(tmp_path):
+    rng = random.Random(SEED)
+    solvable = _bundled() + _generated(tmp_path)
+    cases = _cases(solvable, rng)
+    plans = []
+    for case in cases:
+        limit = float(case.args[case.args.index("--time-limit") + 1]) \
+            if "--time-limit" in case.args else None
+        signal_at = rng.uniform(0.3, 6) if (limit is None or rng.random() < 0.4) else None
+        plans.append((case, limit, signal_at))
+
+    def one(plan: tuple[Case, float | None, float | None]) -> tuple[Case, float | None, Ended]:
+        case, limit, signal_at = plan
+        budget = min(x for x in (limit, signal_at, 600) if x is not None) + HANG
+        return case, limit, run(case.args, at=signal_at, timeout=budget)
+
+    tallies: dict[str, Tally] = defaultdict(Tally)
+    failures = []
+    with ThreadPoolExecutor(PARALLEL) as pool:
+        for case, limit, ended in pool.map(one, plans):
+            tally = tallies[case.path]
+            tally.runs += 1
+            tally.statuses[ended.status] += 1
+            if ended.after_signal is not None and ended.status is not None:
+                tally.after_signal.append(ended.after_signal)
+            elif limit is not None and ended.status is not None:
+                tally.over_limit.append(ended.seconds - limit)
+            problems = _judge(case, limit, ended)
+            if problems:
+                failures.append((" ".join(case.args), problems, ended.stderr[-500:]))
+    _report(tallies, failures)
+    assert not failures, failures[:10]
+
+
+def _report(tallies: dict[str, Tally], failures: list) -> None:
+    """The figures of the run, per path."""
+    print(f"\nsoak: {sum(t.runs for t in tallies.values())} runs, seed {SEED}, "
+          f"{PARALLEL} at a time; {len(failures)} failed")
+    print(f"{'path':40} {'runs':>5} {'SIGINT':>6} {'median':>7} {'max':>6} {'>2s':>4} "
+          f"{'limit+max':>9}  statuses")
+    for path in sorted(tallies):
+        t = tallies[path]
+        stops = t.after_signal
+        median = f"{statistics.median(stops):.2f}" if stops else "-"
+        most = f"{max(stops):.2f}" if stops else "-"
+        late = sum(1 for s in stops if s > STOP_PROMISE)
+        over = f"{max(t.over_limit):+.2f}" if t.over_limit else "-"
+        statuses = ", ".join(f"{k}: {v}" for k, v in sorted(t.statuses.items(),
+                                                             key=lambda kv: str(kv[0])))
+        print(f"{path:40} {t.runs:5} {len(stops):6} {median:>7} {most:>6} {late:4} "
+              f"{over:>9}  {statuses}")
+    for args, problems, tail in failures[:20]:
+        print(f"FAILED {args}: {problems}\n  {tail!r}")
