@@ -38,6 +38,11 @@ class Ended:
     stdout: str
     stderr: str
     """What it showed on the terminal, escape sequences removed."""
+    cpu_after_signal: float | None = None
+    """CPU seconds (every thread) it used from SIGINT to its end: what the time from
+    SIGINT to exit would be on an idle core, whatever the load of the machine."""
+    cpu: float = 0.0
+    """CPU seconds it used in all."""
 
 
 def _read(fd: int, into: bytearray, wait: float) -> None:
@@ -67,28 +72,40 @@ def run(args: Sequence[str | Path], *, ready: str | None = None, at: float | Non
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=follower)
     os.close(follower)
-    shown = bytearray()
-    sent = None
+    assert process.stdout is not None
+    out, shown = bytearray(), bytearray()
+    sent = cpu_at_signal = None
     try:
-        while process.poll() is None:
+        while True:
             _read(leader, shown, 0.02)
+            _read(process.stdout.fileno(), out, 0)
+            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
             now = time.monotonic()
+            if pid:
+                break
             if sent is None and ((ready is not None and ready.encode() in
                                   _ESCAPES.sub(b"", bytes(shown)))
                                  or (at is not None and now - start >= at)):
+                cpu_at_signal = _cpu(process.pid)
                 process.send_signal(signal.SIGINT)
                 sent = now
             if now - start > timeout:
                 process.kill()
-                break
-        status = process.wait()
-        end = time.monotonic()
-        stdout = process.stdout.read().decode() if process.stdout else ""
+        process.returncode = os.waitstatus_to_exitcode(status)
+        _read(process.stdout.fileno(), out, 0.05)
         _read(leader, shown, 0.05)
     finally:
         os.close(leader)
-        if process.stdout:
-            process.stdout.close()
-    return Ended(None if status == -signal.SIGKILL else status,
-                 None if sent is None else end - sent, end - start, stdout,
-                 _ESCAPES.sub(b"", bytes(shown)).decode(errors="replace"))
+        process.stdout.close()
+    cpu = usage.ru_utime + usage.ru_stime
+    code = process.returncode
+    return Ended(None if code == -signal.SIGKILL else code,
+                 None if sent is None else now - sent, now - start, out.decode(),
+                 _ESCAPES.sub(b"", bytes(shown)).decode(errors="replace"),
+                 None if cpu_at_signal is None else cpu - cpu_at_signal, cpu)
+
+
+def _cpu(pid: int) -> float:
+    """CPU seconds process ``pid`` has used so far, every thread (``/proc/PID/stat``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

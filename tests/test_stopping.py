@@ -9,6 +9,7 @@ the smallest that keep each path busy for several seconds.
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -20,26 +21,41 @@ RV = "positions/rift-valley/"
 TNK = "positions/terra-nova-kosmos/puzzles/generated/"
 WITHIN = 3.0
 """Seconds from SIGINT to the end of the command (the promise is 2 s; the rest is for a
-loaded test machine)."""
+busy test machine), on an idle machine: :func:`within` scales it with the load."""
+CPU_AFTER = 1.0
+"""CPU seconds the command may use after SIGINT, whatever the load (stopping the search,
+the engine's replay, printing)."""
+
+
+def within() -> float:
+    """:data:`WITHIN`, times the machine's load per core when above 1 (a command that
+    gets a fraction of a core takes that much longer to do the same work)."""
+    return WITHIN * max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+
+
+def quick(ended: Ended) -> None:
+    """The command ended soon after SIGINT, doing little work after it."""
+    assert ended.after_signal is not None, ended.stderr[-2000:]
+    assert ended.after_signal < within(), (ended.after_signal, os.getloadavg())
+    assert ended.cpu_after_signal is not None and ended.cpu_after_signal < CPU_AFTER, \
+        ended.cpu_after_signal
 
 
 def kept_best(ended: Ended, said: str = "interrupted: not proven optimal (best found; bound"
               ) -> None:
-    """The command ended within :data:`WITHIN` after SIGINT, printing its best line."""
-    assert ended.after_signal is not None, ended.stderr[-2000:]
+    """The command ended soon after SIGINT (:func:`quick`), printing its best line."""
     assert ended.status == 0, ended.stderr[-2000:]
     assert said in ended.stdout, ended.stdout[-2000:]
     assert "Traceback" not in ended.stderr
-    assert ended.after_signal < WITHIN, ended.after_signal
+    quick(ended)
 
 
 def no_answer(ended: Ended, said: str = "interrupted") -> None:
-    """The command ended within :data:`WITHIN` after SIGINT with exit 130, saying ``said``
+    """The command ended soon after SIGINT (:func:`quick`) with exit 130, saying ``said``
     on standard error."""
-    assert ended.after_signal is not None, ended.stderr[-2000:]
     assert ended.status == EXIT_INTERRUPTED, (ended.status, ended.stderr[-2000:])
     assert said in ended.stderr and "Traceback" not in ended.stderr, ended.stderr[-2000:]
-    assert ended.after_signal < WITHIN, ended.after_signal
+    quick(ended)
 
 
 def test_ctrl_c_in_a_deep_round_keeps_the_best_line():
@@ -119,7 +135,8 @@ def test_the_time_limit_holds_model_building_included(args):
     limit = float(args[-1])
     assert ended.status in (0, 2), ended.stderr[-2000:]
     assert "Traceback" not in ended.stderr
-    assert ended.seconds < limit + LIMIT_SLACK, ended.seconds
+    slack = LIMIT_SLACK * max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+    assert ended.seconds < limit + slack, (ended.seconds, os.getloadavg())
     if ended.status == 0:
         assert "time limit: not proven optimal" in ended.stdout
 
