@@ -119,6 +119,13 @@ def test_ctrl_c_in_batch_keeps_the_lines_done():
     assert [json.loads(line)["file"] for line in ended.stdout.splitlines()] == files[:1]
 
 
+def test_ctrl_c_in_review_prints_what_was_reviewed():
+    ended = run(["review", "positions/terra-nova/records/random-2p.toml", "--workers", "1",
+                 "--json"], ready="reviewing")
+    no_answer(ended, said="interrupted: ")
+    assert json.loads(ended.stdout)["summary"]["interrupted"] is True
+
+
 # --------------------------------------------------------------- --time-limit
 
 LIMIT_SLACK = 1.0
