@@ -84,7 +84,7 @@ def run(suite_name: str, suite_path: Path | None, as_json: bool, plot: Path | No
 
         try:
             records = run_suite(suite, params, cap, on_record=done, executor=executor,
-                                solvers=solvers)
+                                solvers=solvers, time_limit=time_limit)
         except InputError as exc:
             raise exc.located(path=suite.path) from None
     note_ran_on(executor, scheduler)

@@ -58,6 +58,8 @@ class Case:
     """How often the CP-SAT solve is timed; the record keeps the median."""
     cap: float | None = None
     """Seconds the exhaustive search may take on this case; None: the suite's cap."""
+    time_limit: float | None = None
+    """CP-SAT seconds for this case; None: the suite's (``--time-limit`` holds for all)."""
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from cli.main import main
 from solver.bench.plot import cpsat_style, plot_horizons
-from solver.bench.runner import case_cap, run_case, summary
+from solver.bench.runner import case_cap, case_limit, run_case, summary
 from solver.bench.suite import load_suite, suite_file
 from solver.bench.table import fill_readme, markdown_cases, markdown_summary
 from solver.cpsat import SolveParams
@@ -72,26 +72,33 @@ def test_capped_exhaustive_is_recorded_as_null(monkeypatch):
     assert summary([record])[0]["exhaustive_done"] == 0
 
 
-def test_a_case_may_set_its_own_cap_and_the_command_line_cap_holds_for_all(tmp_path):
+@pytest.mark.parametrize(("key", "per_case", "default"), [
+    ("cap", case_cap, lambda suite: suite.cap),
+    ("time_limit", case_limit, lambda suite: suite.time_limit)])
+def test_a_case_may_set_its_own_limit_and_the_command_line_one_holds_for_all(
+        tmp_path, key, per_case, default):
     suite_text = TINY.read_text()
     first = suite_text.index("[[case]]")
     second = suite_text.index("[[case]]", first + 1)
-    own = tmp_path / "own-cap.toml"
+    own = tmp_path / "own-limit.toml"
     own.write_text(suite_text[:second] + suite_text[second:].replace(
-        "[[case]]\n", "[[case]]\ncap = 7.5\n", 1))
+        "[[case]]\n", f"[[case]]\n{key} = 7.5\n", 1))
     suite = load_suite(own, REPO_ROOT)
-    assert [case_cap(suite, c) for c in suite.cases[:2]] == [suite.cap, 7.5]
-    assert {case_cap(suite, c, 3.0) for c in suite.cases} == {3.0}
-    bad = tmp_path / "bad-cap.toml"
-    bad.write_text(suite_text.replace("[[case]]\n", "[[case]]\ncap = 0\n", 1))
-    with pytest.raises(InputError, match="'case.1.cap' must be more than 0 seconds"):
+    assert [per_case(suite, c) for c in suite.cases[:2]] == [default(suite), 7.5]
+    assert {per_case(suite, c, 3.0) for c in suite.cases} == {3.0}
+    bad = tmp_path / "bad-limit.toml"
+    bad.write_text(suite_text.replace("[[case]]\n", f"[[case]]\n{key} = 0\n", 1))
+    with pytest.raises(InputError, match=f"'case.1.{key}' must be more than 0 seconds"):
         load_suite(bad, REPO_ROOT)
 
 
-def test_the_depth_suite_gives_the_2_turn_exhaustive_search_a_generous_cap():
-    suite = load_suite(suite_file("depth"))
-    caps = {case.turns: case_cap(suite, case) for case in suite.cases}
-    assert caps[2] >= 120 and caps[2] > suite.cap
+def test_the_depth_suites_give_2_turns_a_generous_cap_and_4_turns_two_minutes():
+    for name in ("depth", "depth-holdout"):
+        suite = load_suite(suite_file(name))
+        caps = {case.turns: case_cap(suite, case) for case in suite.cases}
+        assert caps[2] >= 120 and caps[2] > suite.cap
+        limits = {case.turns: case_limit(suite, case) for case in suite.cases}
+        assert limits[3] == 60 and limits[4] == 120
 
 
 def test_a_saved_run_is_shown_again_without_running(tiny_run, tmp_path, monkeypatch):
@@ -136,7 +143,7 @@ def test_table_output_names_every_case():
 
 
 def test_shipped_suites_load():
-    for name in ("quick", "full", "budgets", "depth", "kosmos"):
+    for name in ("quick", "full", "budgets", "depth", "depth-holdout", "kosmos"):
         suite = load_suite(suite_file(name))
         assert suite.cases
         for case in suite.cases:

@@ -19,9 +19,19 @@ from solver.tomlfile import load_toml
 SVG = "{http://www.w3.org/2000/svg}"
 
 
+BENCH_FOLDERS = ("terra-nova/played", "terra-nova/holdout")
+"""Folders of benchmark positions, all of one kind (played full boards): the first file of
+each stands for the others (time)."""
+
+
 def bundled() -> list[Path]:
-    """Every position, board and puzzle file under positions/ (files with a ``game`` key)."""
-    return [p for p in sorted(POSITIONS_DIR.rglob("*.toml")) if "game" in load_toml(p)[0]]
+    """Every position, board and puzzle file under positions/ (files with a ``game`` key),
+    one of each of :data:`BENCH_FOLDERS`."""
+    files = [p for p in sorted(POSITIONS_DIR.rglob("*.toml")) if "game" in load_toml(p)[0]]
+    firsts = {folder: next(p for p in files if p.parent == POSITIONS_DIR / folder)
+              for folder in BENCH_FOLDERS}
+    return [p for p in files if str(p.parent.relative_to(POSITIONS_DIR)) not in BENCH_FOLDERS
+            or p in firsts.values()]
 
 
 def has_solution(path: Path) -> bool:

@@ -76,6 +76,8 @@ class Record:
     solvers: dict[str, Any] = field(default_factory=dict)
     """``bench --solvers``: solver name → its run on the case's one model
     (:class:`solver.bench.solvers.SolverRun` as a dict)."""
+    time_limit: float | None = None
+    """CP-SAT's seconds for this case (None: no limit, or a run saved before it was kept)."""
 
 
 def run_case(case: Case, params: SolveParams, cap: float, root: Path = REPO_ROOT,
@@ -125,6 +127,7 @@ def run_case(case: Case, params: SolveParams, cap: float, root: Path = REPO_ROOT
         ratio=None if exhaustive_s is None else _significant(exhaustive_s / max(cpsat_s, 1e-9)),
         cap=cap, stats={} if solved is None else solved.stats,
         bound=None if solved is None else solved.bound, solvers=on_model,
+        time_limit=params.time_limit,
     )
 
 
@@ -148,21 +151,32 @@ def case_cap(suite: Suite, case: Case, cap: float | None = None) -> float:
     return suite.cap if case.cap is None else case.cap
 
 
-def _tasks(suite: Suite, params: SolveParams, cap: float | None,
-           solvers: tuple[str, ...]) -> Iterator[tuple]:
+def case_limit(suite: Suite, case: Case, time_limit: float | None = None) -> float:
+    """The CP-SAT seconds of ``case``: ``time_limit`` when given (``--time-limit`` holds
+    for every case), else the case's own, else the suite's."""
+    if time_limit is not None:
+        return time_limit
+    return suite.time_limit if case.time_limit is None else case.time_limit
+
+
+def _tasks(suite: Suite, params: SolveParams, cap: float | None, solvers: tuple[str, ...],
+           time_limit: float | None) -> Iterator[tuple]:
     """The arguments of :func:`run_case_task` per case; the position files are read here."""
     for case in suite.cases:
         texts = {} if case.position is None else {str(case.position): read_text(case.position)}
-        yield case, params, case_cap(suite, case, cap), texts, solvers
+        yield (case, params.with_time_limit(case_limit(suite, case, time_limit)),
+               case_cap(suite, case, cap), texts, solvers)
 
 
 def run_suite(suite: Suite, params: SolveParams, cap: float | None = None,
               on_record: Callable[[Case, Record], None] | None = None,
               executor: Executor | None = None,
-              solvers: tuple[str, ...] = ()) -> list[Record]:
-    """Run every case of ``suite``; records in suite order. ``cap``, when given, overrides
-    the suite's and the cases' own caps (:func:`case_cap`); ``solvers`` also solve each
-    case's one model (:mod:`solver.bench.solvers`).
+              solvers: tuple[str, ...] = (),
+              time_limit: float | None = None) -> list[Record]:
+    """Run every case of ``suite``; records in suite order. ``cap`` and ``time_limit``,
+    when given, override the suite's and the cases' own (:func:`case_cap`,
+    :func:`case_limit`); ``solvers`` also solve each case's one model
+    (:mod:`solver.bench.solvers`).
 
     By default cases run one after another in this process (timings need a
     quiet machine); with an ``executor`` (a Dask cluster) they run side by side
@@ -173,7 +187,8 @@ def run_suite(suite: Suite, params: SolveParams, cap: float | None = None,
     records: list[Record] = []
     with (nullcontext(executor) if executor is not None else LocalExecutor(1)) as runner, \
             closing(runner.map_unordered(run_case_task,
-                                         _tasks(suite, params, cap, solvers))) as dones:
+                                         _tasks(suite, params, cap, solvers,
+                                                time_limit))) as dones:
         for ready in in_order(_announced(dones, suite, on_record)):
             records.extend(done.value for done in ready)
     return records

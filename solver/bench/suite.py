@@ -18,6 +18,7 @@ Format (``benchmarks/suites/quick.toml``)::
     kind = "best-turn"   # best-turn | closing | max-score
     turns = 1            # Terra Nova horizon; Rift Valley: draws = N (absent: the file's)
     cap = 120            # optional: this case's exhaustive-search cap (default: the suite's)
+    time_limit = 120     # optional: this case's CP-SAT seconds (default: the suite's)
 
     [[case]]                          # a generated position instead of a file
     name = "tn-small-best"
@@ -44,7 +45,8 @@ from solver.tomlfile import check_keys, load_toml, place_of, require_type
 PLOTS = ("sizes", "horizons")
 """What a suite's plot shows (``[suite] plot``)."""
 
-CASE_KEYS = ("name", "game", "position", "recipe", "kind", "turns", "draws", "repeat", "cap")
+CASE_KEYS = ("name", "game", "position", "recipe", "kind", "turns", "draws", "repeat", "cap",
+             "time_limit")
 
 
 @dataclass(frozen=True)
@@ -160,10 +162,12 @@ def _case(table: Any, number: int, root: Path, text: str, path: Path) -> Case:
         if key in table:
             numbers[key] = require_type(table[key], int, prefix + key, text=text, path=path)
     cap = _positive(table["cap"], prefix + "cap", text, path) if "cap" in table else None
+    limit = (_positive(table["time_limit"], prefix + "time_limit", text, path)
+             if "time_limit" in table else None)
     try:
         turns = GAMES[game].case_turns(kind, numbers.get("turns"))
     except ValueError as exc:
         raise InputError(f"{where}: {exc}", path=path, place=place("turns")) from None
     return Case(name=table["name"], game=game, kind=kind, position=position, recipe=recipe,
                 turns=turns, draws=numbers.get("draws"), repeat=max(1, numbers.get("repeat", 1)),
-                cap=cap)
+                cap=cap, time_limit=limit)

@@ -188,13 +188,16 @@ def measured_text(result: dict[str, Any], records: list[Record]) -> str:
     machine's cores, OR-tools, the workers and the limits."""
     caps = sorted({r.cap for r in records}) or [result["cap"]]
     cap = f"{caps[0]:g} s" if len(caps) == 1 else f"{caps[0]:g}–{caps[-1]:g} s"
-    limit = result["time_limit"]
+    limits = sorted({r.time_limit for r in records if r.time_limit is not None})
+    limit = result["time_limit"] if len(limits) < 2 else None
+    spent = (f"{limits[0]:g}–{limits[-1]:g} s a case" if len(limits) > 1
+             else "no time limit" if limit is None else f"{limit:g} s a case")
     machine = result.get("machine", {})
     return (f"*Measured on {result.get('date') or 'an unrecorded date'} with "
             f"`boardsat bench --suite {result['suite']}`: {machine.get('cores', '?')} cores, "
             f"OR-tools {machine.get('ortools', '?')}, {result['workers']} CP-SAT "
             f"worker{'s' if result['workers'] != 1 else ''}, "
-            f"{'no time limit' if limit is None else f'{limit:g} s a case'}, the exhaustive "
+            f"{spent}, the exhaustive "
             f"search capped at {cap}.*\n\n")
 
 
