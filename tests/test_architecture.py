@@ -24,9 +24,8 @@ FLOORS = ("solver.errors", "solver.tomlfile", "solver.geometry", "solver.cpsat",
 DRIVERS = ("solver.bench", "solver.puzzlegen", "solver.executor", "solver.batch",
            "solver.sheet", "solver.records", "solver.review", "solver.export", "cli")
 REGISTRY = "solver.games"
-BRIDGES = ("solve", "deep", "halves", "answers", "settings", "uniqueness", "puzzlegen",
-           "benchcases", "view", "picture", "commands", "review", "game",
-           "export")
+BRIDGES = ("solve", "deep", "relaxed_bounds", "halves", "answers", "settings", "uniqueness",
+           "puzzlegen", "benchcases", "view", "picture", "commands", "review", "game", "export")
 """Top-level modules of a game that may use both its engine and its model; every other
 top-level module (``position``, ``notation``, ``fileformat``, ``rules``…) is shared by
 the two and may use neither."""

@@ -215,13 +215,7 @@ def test_performance_tables_say_when_they_were_measured():
 
 # ------------------------------------------------------------------ the product only
 
-UNCLEAN = {
-    "solver/terra_nova/deep.py", "solver/terra_nova/halves.py",
-    "solver/terra_nova/settings.py", "solver/terra_nova/model/halves.py",
-    "solver/terra_nova/model/relaxation.py", "solver/terra_nova/model/caps.py",
-    "solver/terra_nova/model/restricted.py", "solver/terra_nova/model/paircuts.py",
-    "solver/terra_nova/model/clashes.py",
-}
+UNCLEAN: set[str] = set()
 """Files whose comments still cite experiment numbers: each is taken off this set once it
 no longer does (``solver/terra_nova_kosmos/model/`` likewise, below)."""
 UNCLEAN_FOLDERS = ("solver/terra_nova_kosmos/model/",)

@@ -18,7 +18,7 @@ import pytest
 from ortools.sat.python import cp_model
 
 from solver.cpsat import SolveParams
-from solver.terra_nova import deep
+from solver.terra_nova import deep, relaxed_bounds
 from solver.terra_nova.engine import exhaustive
 from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.model.caps import cap_model
@@ -26,6 +26,7 @@ from solver.terra_nova.model.geometry import Geometry
 from solver.terra_nova.model.paircuts import find_pair_cuts
 from solver.terra_nova.model.relaxation import Relaxation
 from solver.terra_nova.model.restricted import restricted_model
+from solver.terra_nova.relaxed_bounds import CapBook, Relaxed, RelaxedBounds
 from tests.test_tn_relaxation import sample, solve_settings
 
 
@@ -164,7 +165,8 @@ def test_cap_solves_run_without_sat_inprocessing_nor_the_lp(monkeypatch):
     geo = Geometry(position, 3)
     _, points = scored(3, 0)
     members = sorted(points) or [0]
-    assert deep._cap(geo, members, SolveParams(workers=1, seed=0).started(), None) is not None
+    assert RelaxedBounds(geo, SolveParams(workers=1, seed=0).started()).cap(members, None) \
+        is not None
     assert [(s["use_sat_inprocessing"], s["linearization_level"]) for s in seen] == [
         (False, 0)]
 
@@ -172,13 +174,13 @@ def test_cap_solves_run_without_sat_inprocessing_nor_the_lp(monkeypatch):
 def test_progress_tells_of_each_cap(monkeypatch):
     # a user watching a 3-turn solve sees the caps (played seed 2: half its minute)
     capped = []
-    real = deep._cap
+    real = RelaxedBounds.cap
 
-    def spied(geo, members, params, hint):
+    def spied(bounds, members, hint):
         capped.append(list(members))
-        return real(geo, members, params, hint)
+        return real(bounds, members, hint)
 
-    monkeypatch.setattr(deep, "_cap", spied)
+    monkeypatch.setattr(RelaxedBounds, "cap", spied)
     notes = []
     for position in sample(3)[:4]:
         deep.maximise(position, 3, SolveParams(workers=1, seed=0).started(), notes.append,
@@ -195,18 +197,17 @@ def test_rest_relaxation_solves_again_under_a_cap_below_the_line(monkeypatch, ca
     # with a floor (the round's line, 16 here) a cap at most the floor sends the rest
     # relaxation to be solved again, though it removes less than CAP_RESOLVE_PART of its
     # bound: those closings alone cannot beat the line; a cap above the floor does not
-    answers = iter([(20, [0], True), (12, [1], True)])
+    answers = iter([Relaxed(20, [0], True), Relaxed(12, [1], True)])
     calls = []
 
-    def relax_once(*args):
+    def solve_once(*args):
         calls.append(args)
         return next(answers)
 
-    monkeypatch.setattr(deep, "_relax_once", relax_once)
-    monkeypatch.setattr(deep, "_cap", lambda geo, members, params, hint: cap)
-    geo = Geometry(sample(3)[0], 3)
-    assert 20 - cap < deep.CAP_RESOLVE_PART * 20
-    bound, picked = deep._relaxed_bound(geo, SolveParams(workers=1), None,
-                                        require_one_of=[0, 1], caps=deep.Caps(), floor=16)
+    monkeypatch.setattr(RelaxedBounds, "solve_once", solve_once)
+    monkeypatch.setattr(RelaxedBounds, "cap", lambda bounds, members, hint: cap)
+    bounds = RelaxedBounds(Geometry(sample(3)[0], 3), SolveParams(workers=1), caps=CapBook())
+    assert 20 - cap < relaxed_bounds.CAP_RESOLVE_PART * 20
+    found = bounds.relax(None, require_one_of=[0, 1], floor=16)
     assert len(calls) == solves
-    assert (bound, picked) == ((12, [1]) if solves == 2 else (20, [0]))
+    assert (found.bound, found.closings) == ((12, [1]) if solves == 2 else (20, [0]))

@@ -1,5 +1,5 @@
-"""The split of a 2-turn closing by its final stones (``model/halves.py``) and its
-two-thread solve path (``halves.py``), against the engine's exhaustive search on the
+"""The split of a 2-turn closing by its final stones (``model/full_boundaries.py``) and
+its two-thread solve path (``halves.py``), against the engine's exhaustive search on the
 cross-checks' small random positions; and :class:`solver.cpsat.Stop`.
 
 * each half's optimum is at most the closing's, and the better one is the closing's
@@ -30,14 +30,14 @@ from solver.terra_nova import halves
 from solver.terra_nova.engine import exhaustive
 from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.fileformat import read_position
-from solver.terra_nova.model.geometry import Geometry
-from solver.terra_nova.model.halves import (
+from solver.terra_nova.model.full_boundaries import (
     full_boundaries,
     no_full_boundary,
     no_full_boundary_candidates,
     no_full_boundary_relaxation,
     one_full_boundary,
 )
+from solver.terra_nova.model.geometry import Geometry
 from solver.terra_nova.settings import RELAXATION_SETTINGS, line_objective
 from tests.test_tn_model_random import positions
 
@@ -126,7 +126,7 @@ def test_half_a_within_its_floor_keeps_the_optimum(monkeypatch):
         a = half_key(no_full_boundary(geo))
         if a is None or a[0] < 1:
             continue
-        only, _, _ = halves.candidates_within_floor(geo, a[0], PARAMS, Stop())
+        only = halves.candidates_within_floor(geo, a[0], PARAMS, Stop()).candidates
         assert only, number  # (a)'s optimum reaches its own floor
         tm = no_full_boundary(geo, only=only)
         tm.model.add(tm.own_points() >= a[0])

@@ -25,7 +25,7 @@ from ortools.sat.python import cp_model
 
 from solver.cpsat import SolveParams
 from solver.geometry.hexgrid import HexGrid
-from solver.terra_nova import deep
+from solver.terra_nova import deep, relaxed_bounds
 from solver.terra_nova.engine import exhaustive
 from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.fileformat import read_position
@@ -38,6 +38,7 @@ from solver.terra_nova.model.relaxation import (
     weights,
 )
 from solver.terra_nova.model.restricted import choose, restricted_model
+from solver.terra_nova.relaxed_bounds import Relaxed, RelaxedBounds
 from solver.terra_nova.settings import RELAXATION_SETTINGS, line_objective
 from tests.test_tn_model_random import positions, random_position, three_turn_sample
 
@@ -187,20 +188,11 @@ def test_restricted_model_and_the_rest_bound_the_closing():
     assert proofs > 0
 
 
-def record_rounds(monkeypatch) -> list[tuple[int, float, int | None]]:
-    """The restricted rounds ``deep.maximise`` runs from now on, as (candidates kept, the
-    round's share of the time left, its line's own points or None), in a list that
-    fills as they run."""
-    rounds = []
-    real = deep._restricted
-
-    def recorded(geo, keep, hint, params, progress, start, known, share, *rest):
-        step = real(geo, keep, hint, params, progress, start, known, share, *rest)
-        rounds.append((len(keep), share, None if step is None else step[0].value))
-        return step
-
-    monkeypatch.setattr(deep, "_restricted", recorded)
-    return rounds
+def deep_search(position, turns: int = 3, params: SolveParams = PARAMS
+                ) -> tuple[deep.Answer, list[deep.Round]]:
+    """The deep path's answer on ``position`` and the rounds it played."""
+    search = deep.DeepSearch(position, turns, params.started(), None, time.perf_counter())
+    return search.run(), search.rounds
 
 
 @pytest.mark.parametrize("moments", [deep.RESTRICTED_MOMENTS, 4])
@@ -209,9 +201,10 @@ def test_deep_answer_is_proven_without_a_time_limit(monkeypatch, moments):
     # several rounds (before them the path stopped after one restricted model: with 4
     # moments it proved 5 of these 26, with 300, which keep every candidate here, all)
     monkeypatch.setattr(deep, "RESTRICTED_MOMENTS", moments)
-    rounds = record_rounds(monkeypatch)
+    rounds = []
     for number, position in enumerate(sample(3)):
-        answer = deep.maximise(position, 3, PARAMS.started(), None, time.perf_counter())
+        answer, played = deep_search(position)
+        rounds += played
         engine_points = engine.play_line(position, answer.line).points
         assert engine_points == answer.value, number
         assert answer.optimal and answer.bound == answer.value, number
@@ -220,8 +213,8 @@ def test_deep_answer_is_proven_without_a_time_limit(monkeypatch, moments):
 
 
 def solve_settings(monkeypatch) -> list[dict]:
-    """The settings of every CP-SAT solve :mod:`solver.terra_nova.deep` runs from now on
-    (filled as they run)."""
+    """The settings of every CP-SAT solve the deep path runs from now on (its rounds,
+    relaxations and caps; filled as they run)."""
     seen: list[dict] = []
     real = deep.solve
 
@@ -230,6 +223,7 @@ def solve_settings(monkeypatch) -> list[dict]:
         return real(model, run, **kw)
 
     monkeypatch.setattr(deep, "solve", spied)
+    monkeypatch.setattr(relaxed_bounds, "solve", spied)
     return seen
 
 
@@ -257,11 +251,11 @@ def test_first_relaxation_gets_its_share_of_the_time_left(monkeypatch, turns):
     # restricted rounds"); 4+: a fifth
     shares = []
 
-    def first(geo, params, seconds, **kw):
-        shares.append(seconds / params.deadline.remaining())
+    def first(bounds, seconds, *args, **kw):
+        shares.append(seconds / bounds.params.deadline.remaining())
         raise _Stop
 
-    monkeypatch.setattr(deep, "_relaxed_bound", first)
+    monkeypatch.setattr(RelaxedBounds, "relax", first)
     with pytest.raises(_Stop):
         deep.maximise(sample(3)[0], turns, SolveParams(time_limit=600, workers=1).started(),
                       None, time.perf_counter())
@@ -275,7 +269,7 @@ def test_unproven_relaxation_gives_its_closings_only_where_asked(monkeypatch, pa
     # a relaxation stopped before its proof (here: its proven result marked unproven,
     # its objective ``part`` of the bound) gives its best solution's closings to the
     # first round at 3 turns (deep.UNPROVEN_PICK_TURNS) when that reaches half the bound
-    real = deep.solve
+    real = relaxed_bounds.solve
 
     def stopped(model, run, **kw):
         solver, result = real(model, run, **kw)
@@ -283,36 +277,38 @@ def test_unproven_relaxation_gives_its_closings_only_where_asked(monkeypatch, pa
         result.objective = part * result.bound
         return solver, result
 
-    monkeypatch.setattr(deep, "solve", stopped)
+    monkeypatch.setattr(relaxed_bounds, "solve", stopped)
     assert 3 in deep.UNPROVEN_PICK_TURNS and 4 not in deep.UNPROVEN_PICK_TURNS
     given = 0
     for position in sample(3)[:10]:
-        geo = Geometry(position, 3)
-        bound, picks = deep._relaxed_bound(geo, PARAMS, None, unproven=True)
-        assert deep._relaxed_bound(geo, PARAMS, None)[1] == []  # not asked: none
-        if part < deep.UNPROVEN_PICK_PART or bound == 0:
+        bounds = RelaxedBounds(Geometry(position, 3), PARAMS)
+        found = bounds.relax(None, unproven=True)
+        bound, picks = found.bound, found.closings
+        assert bounds.relax(None).closings == []  # not asked: none
+        geo = bounds.geo
+        if part < relaxed_bounds.UNPROVEN_PICK_PART or bound == 0:
             assert picks == []
             continue
         weights = Relaxation(geo).weights
         assert sum(weights[i] for i in picks) == bound  # its best solution's closings
         given += 1
-    assert given >= 5 or part < deep.UNPROVEN_PICK_PART
+    assert given >= 5 or part < relaxed_bounds.UNPROVEN_PICK_PART
 
 
 def test_ctrl_c_in_a_later_round_keeps_the_best_line(monkeypatch):
     monkeypatch.setattr(deep, "RESTRICTED_MOMENTS", 4)
-    real, calls = deep._restricted, []
+    real, calls = deep.DeepSearch.play_round, []
 
-    def interrupted_second(*args):
+    def interrupted_second(search, *args):
         calls.append(1)
         if len(calls) > 1:
             raise KeyboardInterrupt
-        return real(*args)
+        return real(search, *args)
 
-    monkeypatch.setattr(deep, "_restricted", interrupted_second)
+    monkeypatch.setattr(deep.DeepSearch, "play_round", interrupted_second)
     for number, position in enumerate(sample(3)):
         calls.clear()
-        answer = deep.maximise(position, 3, PARAMS.started(), None, time.perf_counter())
+        answer, _ = deep_search(position)
         if len(calls) > 1:  # a second round was started and interrupted
             assert not answer.optimal and answer.line, number
             assert engine.play_line(position, answer.line).points == answer.value
@@ -339,12 +335,12 @@ def test_first_round_adds_the_richer_regions():
     scored = weights(geo)
     richest = sorted(range(len(scored)), key=lambda i: (-scored[i], i))
     assert scored == tuple(weight(geo, cand) for cand in geo.candidates)
-    assert deep._with_richer(geo, [richest[0]]) == [richest[0]]
-    assert deep._with_richer(geo, []) == []
+    assert deep.first_round(geo, [richest[0]]) == [richest[0]]
+    assert deep.first_round(geo, []) == []
     poor = richest[-1]
     richer = [i for i in richest if scored[i] > scored[poor]][:deep.RICHER_ALONE]
     assert len(richer) == deep.RICHER_ALONE  # the limit binds
-    assert deep._with_richer(geo, [poor]) == sorted({poor, *richer})
+    assert deep.first_round(geo, [poor]) == sorted({poor, *richer})
 
 
 def test_late_2p_three_turn_line_of_51_points():
@@ -364,32 +360,25 @@ def test_late_2p_three_turn_line_of_51_points():
     pair = [i for i, cand in enumerate(geo.candidates)
             if len(cand.cells) == 16 and weights(geo)[i] == 48
             and set(cand.boundary) == {grid.cell(n) for n in ("c9", "f9", "b10", "f10")}]
-    assert pair and region in deep._with_richer(geo, pair)
+    assert pair and region in deep.first_round(geo, pair)
 
 
 def test_first_round_keeps_the_relaxations_closings(monkeypatch):
-    kept = []
-    real_bound, real_restricted = deep._relaxed_bound, deep._restricted
+    real = RelaxedBounds.relax
     picks = []
 
     def bound(*args, **kw):
-        result = real_bound(*args, **kw)
-        picks.append(result[1])
-        return result
+        found = real(*args, **kw)
+        picks.append(found.closings)
+        return found
 
-    def restricted(geo, keep, *args):
-        kept.append(list(keep))
-        return real_restricted(geo, keep, *args)
-
-    monkeypatch.setattr(deep, "_relaxed_bound", bound)
-    monkeypatch.setattr(deep, "_restricted", restricted)
+    monkeypatch.setattr(RelaxedBounds, "relax", bound)
     monkeypatch.setattr(deep, "RESTRICTED_MOMENTS", 4)
     seen = 0
     for position in sample(3)[:10]:
         picks.clear()
-        kept.clear()
-        deep.maximise(position, 3, PARAMS.started(), None, time.perf_counter())
-        assert set(picks[0]) <= set(kept[0])
+        _, rounds = deep_search(position)
+        assert set(picks[0]) <= set(rounds[0].kept)
         seen += bool(picks[0])
     assert seen > 0
 
@@ -401,14 +390,12 @@ def test_lazy_rounds_prove_the_tie_breaks(monkeypatch):
     # others' points and actions included (the exhaustive search's full objective).
     # 4 closing moments: with 300 the usual round keeps every candidate here
     monkeypatch.setattr(deep, "RESTRICTED_MOMENTS", 4)
-    rounds = record_rounds(monkeypatch)
     lazy_proofs = 0
     for number, position in enumerate(sample(3)):
-        rounds.clear()
-        answer = deep.maximise(position, 3, PARAMS.started(), None, time.perf_counter())
+        answer, rounds = deep_search(position)
         assert answer.optimal and answer.key == truth(3, number), number
         everything = len(Geometry(position, 3).candidates)
-        kept = [size for size, _, _ in rounds]
+        kept = [len(played.kept) for played in rounds]
         lazy_proofs += len(kept) > 1 and kept[-1] < everything
         assert kept == sorted(kept), number  # each round keeps more
     assert lazy_proofs >= 5
@@ -422,14 +409,12 @@ def test_a_lazy_round_far_below_the_bound_is_followed_by_the_usual_round(monkeyp
     # follow each other. The answers stay the proven optima.
     monkeypatch.setattr(deep, "RESTRICTED_MOMENTS", 4)
     monkeypatch.setattr(deep, "LAZY_MIN_PART", part)
-    rounds = record_rounds(monkeypatch)
     lazy_after_lazy = 0
     for number, position in enumerate(sample(3)):
-        rounds.clear()
-        answer = deep.maximise(position, 3, PARAMS.started(), None, time.perf_counter())
+        answer, rounds = deep_search(position)
         assert answer.optimal and answer.key == truth(3, number), number
-        lazy_after_lazy += any(a == b == deep.ALONE_SHARE and points
-                               for (_, a, points), (_, b, _) in pairwise(rounds))
+        lazy_after_lazy += any(a.lazy and b.lazy and a.result is not None
+                               and a.result.answer.value for a, b in pairwise(rounds))
     assert (lazy_after_lazy == 0) if part > 1 else (lazy_after_lazy > 0)
 
 
@@ -550,8 +535,8 @@ def test_a_relaxation_left_no_time_to_solve_gives_no_bound(monkeypatch):
         params.deadline.at = time.monotonic()  # the deadline passes now
         return relax
 
-    monkeypatch.setattr(deep, "Relaxation", late)
-    assert deep._relaxed_bound(geo, params, None) == (None, [])
+    monkeypatch.setattr(relaxed_bounds, "Relaxation", late)
+    assert RelaxedBounds(geo, params).relax(None) == Relaxed(None)
 
 
 def test_deep_path_lists_part_of_the_candidates_when_their_search_runs_long(monkeypatch):
@@ -596,7 +581,7 @@ def test_the_full_list_is_kept_when_its_search_fits_the_step_budget(monkeypatch)
     for per_second, listed in ((steps / 4, full.max_stones), (steps / 6, 2)):
         monkeypatch.setattr(deep, "FULL_SEARCH_STEPS", per_second)
         params = PARAMS.with_time_limit(5).started()  # about 5 s left: budget 1.25 / 0.83 x
-        _, geo = deep._geometry(position, 3, params, None)
+        _, geo = deep.candidates_listed(position, 3, params, None)
         assert geo.largest == listed
         assert len(geo.candidates) == sum(1 for c in full.candidates
                                           if len(c.boundary) <= geo.largest)
@@ -715,14 +700,14 @@ def test_no_line_holds_both_levels_of_a_pair_cut():
     assert checked == 30 and lines > 1000, (checked, lines)
 
 
-def test_no_line_in_time_still_reports_a_proven_bound():
-    # the engine's first line when no CP-SAT line came in time: with the relaxation's
+@pytest.mark.parametrize("found", [None, 44])
+def test_no_line_in_time_still_reports_a_proven_bound(monkeypatch, found):
+    # the engine's first line when no round found a line in time: with the relaxation's
     # bound when it had one, else the most the player's areas can score (never null)
-    from solver.terra_nova.answers import first_line
-    position = read_position(POSITIONS / "midgame-2p.toml")
-    line = first_line(position, 3, PARAMS)
-    without = deep._first_only(position, line, time.perf_counter(), None)
-    assert not without.optimal and without.bound == max(most_points_ever(position),
-                                                        without.value)
-    assert deep._first_only(position, line, time.perf_counter(), 44).bound == max(
-        44, without.value)
+    monkeypatch.setattr(RelaxedBounds, "relax", lambda *args, **kw: Relaxed(found))
+    monkeypatch.setattr(deep.DeepSearch, "play_round", lambda *args, **kw: None)
+    position = sample(3)[0]
+    answer, rounds = deep_search(position)
+    assert len(rounds) == 1 and not answer.optimal
+    assert answer.bound == max(most_points_ever(position) if found is None else found,
+                               answer.value)

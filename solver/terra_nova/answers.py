@@ -65,6 +65,20 @@ class Answer:
         return [format_turn(t, position.grid) for t in self.line]
 
 
+class ClosingPath:
+    """One of the solve paths of a max-points closing (:mod:`solver.terra_nova.deep`,
+    :mod:`solver.terra_nova.halves`): the position, the horizon, the solve's parameters
+    (its deadline started), who hears of progress, and when the command began."""
+
+    def __init__(self, position: Position, horizon: int, params: SolveParams,
+                 progress: Progress | None, start: float) -> None:
+        self.position = position
+        self.horizon = horizon
+        self.params = params
+        self.progress = progress
+        self.start = start
+
+
 def note(progress: Progress | None, text: str) -> None:
     """Tell ``progress`` (the live display) what the solve is doing now, if anyone listens."""
     if progress:

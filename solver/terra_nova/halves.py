@@ -1,20 +1,17 @@
 """2-turn closings on large boards: the two halves of the lines on a thread each.
 
-The lines split by their final stones (:mod:`solver.terra_nova.model.halves`): (a) no
-full boundary stoned, (b) exactly one. The first thread solves (b) by the default search
-without the LP (:data:`~solver.terra_nova.settings.HALVES_SEARCH`), which finds and
-proves its line quickly, then (a) with (b)'s own points as a floor: first (a)'s
-relaxation with that floor, which when infeasible refutes (a) without a search
-(:func:`~solver.terra_nova.model.halves.no_full_boundary_relaxation`), else (a) itself,
-over the candidates the relaxation keeps (:func:`candidates_within_floor`), by the same
-search; the second thread solves (a) with the level-2 proof
-(:data:`~solver.terra_nova.settings.HALVES_PROOF`).
-The answer is proven once (b) is settled and (a) is settled on either thread; the
-solve still running is then stopped (:class:`solver.cpsat.Stop`). The best line of all
-the solves is the answer, replayed by the engine as always. While they run, the live
-report shows the best line so far over both halves and, once both have one, a bound.
-Measured against the whole model on two workers in benchmarks/EXPERIMENTS.md, Terra Nova
-#75 (and #93 for the floored (a), #120-#122 for its relaxation and the search of (b)).
+The lines split by their final stones (:mod:`solver.terra_nova.model.full_boundaries`):
+half (a) covers no full boundary, half (b) exactly one. The first thread solves (b) by
+the default search without the LP (:data:`~solver.terra_nova.settings.HALVES_SEARCH`),
+which finds and proves its line quickly, then (a) with (b)'s own points as a floor:
+first (a)'s relaxation with that floor, which when infeasible refutes (a) without a
+search, else (a) itself over the candidates the relaxation keeps
+(:func:`candidates_within_floor`), by the same search; the second thread solves (a)
+whole with the level-2 proof (:data:`~solver.terra_nova.settings.HALVES_PROOF`).
+The answer is proven once (b) is settled and (a) is settled on either thread; the solve
+still running is then stopped (:class:`solver.cpsat.Stop`). The best line of all the
+solves is the answer, replayed by the engine as always. While they run, the live report
+shows the best line so far over both halves and, once both have one, a bound.
 """
 
 from __future__ import annotations
@@ -23,6 +20,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
 
 from ortools.sat.python import cp_model
 
@@ -32,6 +30,7 @@ from solver.cpsat.params import ctrl_c_ending_run
 from solver.errors import NoAnswer
 from solver.terra_nova.answers import (
     Answer,
+    ClosingPath,
     Progress,
     candidates_in_time,
     model_answer,
@@ -39,13 +38,13 @@ from solver.terra_nova.answers import (
     time_up,
     unbuilt,
 )
-from solver.terra_nova.model.geometry import Geometry, cells_cap
-from solver.terra_nova.model.halves import (
+from solver.terra_nova.model.full_boundaries import (
     no_full_boundary,
     no_full_boundary_candidates,
     no_full_boundary_relaxation,
     one_full_boundary,
 )
+from solver.terra_nova.model.geometry import Geometry, cells_cap
 from solver.terra_nova.model.turn_model import TurnModel
 from solver.terra_nova.position import Position
 from solver.terra_nova.settings import (
@@ -60,6 +59,35 @@ from solver.terra_nova.settings import (
 )
 
 
+class Half(Enum):
+    """The two halves of the lines, by their final stones; the values are the names
+    ``--json`` gives them (docs/json.md, ``stats.halves``)."""
+
+    NO_FULL_BOUNDARY = "a"
+    ONE_FULL_BOUNDARY = "b"
+
+
+@dataclass(frozen=True)
+class Part:
+    """One solve of the split: a half, with or without (b)'s points as a floor."""
+
+    half: Half
+    floored: bool = False
+
+    @property
+    def name(self) -> str:
+        """How ``--json`` names the solve: ``a``, ``b`` or ``a_floor``."""
+        return self.half.value + ("_floor" if self.floored else "")
+
+
+B = Part(Half.ONE_FULL_BOUNDARY)
+"""Half (b), on the first thread."""
+A_FLOORED = Part(Half.NO_FULL_BOUNDARY, floored=True)
+"""Half (a) with (b)'s points as a floor, on the first thread after (b)."""
+A = Part(Half.NO_FULL_BOUNDARY)
+"""Half (a) whole, on the second thread."""
+
+
 def applies(position: Position, kind: str, horizon: int, params: SolveParams) -> bool:
     """Whether a puzzle takes this path (max-points, :data:`HALVES_TURNS` turns, large
     board, two or more workers)."""
@@ -68,7 +96,7 @@ def applies(position: Position, kind: str, horizon: int, params: SolveParams) ->
 
 
 @dataclass
-class _Solved:
+class HalfSolve:
     """One solve of a half: its model, objective, solver and result. A half refuted by
     its relaxation has no model and no objective (``None``): its result is the
     relaxation's, infeasible."""
@@ -88,6 +116,7 @@ class _Solved:
     def key(self) -> tuple[int, int, int]:
         """The line's order (own points up, others' down, actions down) as a max key."""
         s, tm = self.solver, self.tm
+        assert tm is not None
         return (int(s.value(tm.own_points())), -int(s.value(tm.other_points())),
                 -int(s.value(tm.actions())))
 
@@ -99,43 +128,46 @@ class _Solved:
             return below
         if self.result.status == "optimal":
             return max(below, self.key[0])
+        assert self.tm is not None and self.objective is not None
         cap = self.tm.own_upper_bound()
         if self.result.bound is None:
             return max(below, cap)
         return max(below, min(cap, self.objective.leading(self.result.bound)))
 
 
-def _proven(solved: dict[str, _Solved]) -> bool:
-    """(b) settled, and (a) settled on either thread."""
-    return ("b" in solved and solved["b"].settled
-            and any(name in solved and solved[name].settled for name in ("a", "a_floor")))
+def proven(settled: Callable[[Part], bool]) -> bool:
+    """Whether the split is proven, ``settled`` telling which solves are: (b) settled,
+    and (a) settled on either thread."""
+    return settled(B) and (settled(A) or settled(A_FLOORED))
 
 
-def _bound(solved: dict[str, _Solved], value: int, cap: int) -> int:
-    """A proven bound on own points over every line: ``cap`` (the cells' cap) for a half
-    that never got solved."""
-    a = [solved[n].own_bound() for n in ("a", "a_floor") if n in solved]
-    b = solved["b"].own_bound() if "b" in solved else cap
-    return max(value, b, min(a, default=cap))
+def split_bound(bounds: dict[Part, int]) -> int | None:
+    """A bound on own points over every line from the halves' ``bounds`` so far (None:
+    (b) or (a) has none yet): (b)'s and the smaller of (a)'s two."""
+    a = [bounds[part] for part in (A, A_FLOORED) if part in bounds]
+    if B not in bounds or not a:
+        return None
+    return max(bounds[B], min(a))
 
 
-def _shown(lines: dict[str, int], bounds: dict[str, int], wall: float) -> str:
-    """The live report: the best line's own points over the halves so far and, once
-    (b) and (a) (on either thread) have a bound, the bound over both (as :func:`_bound`)."""
-    best = max(lines.values())
-    a = [bounds[n] for n in ("a", "a_floor") if n in bounds]
-    bound = max(best, bounds["b"], min(a)) if "b" in bounds and a else "unknown"
-    return f"best found: {best} points (bound {bound}) after {wall:.1f}s"
+@dataclass(frozen=True)
+class WithinFloor:
+    """What :func:`candidates_within_floor` found, with its last solve."""
+
+    candidates: list[int] | None
+    """The candidates a line of (a) worth the floor can close; ``[]``: there is no such
+    line; None: the rounds did not end."""
+    solver: cp_model.CpSolver
+    result: SolveResult
 
 
-def candidates_within_floor(
-    geo: Geometry, floor: int, params: SolveParams, stop: Stop,
-) -> tuple[list[int] | None, cp_model.CpSolver, SolveResult]:
+def candidates_within_floor(geo: Geometry, floor: int, params: SolveParams,
+                            stop: Stop) -> WithinFloor:
     """The candidates of half (a) that a line of (a) with ``floor`` or more own points
     can close, from (a)'s relaxation with that floor
-    (:func:`~solver.terra_nova.model.halves.no_full_boundary_relaxation`), with its last
-    solve; ``[]`` when there is no such line, None when the rounds did not end (stopped,
-    or more than :data:`WITHIN_FLOOR_ROUNDS`).
+    (:func:`~solver.terra_nova.model.full_boundaries.no_full_boundary_relaxation`); the
+    rounds end when the relaxation is infeasible, or not (stopped, or more than
+    :data:`WITHIN_FLOOR_ROUNDS`).
 
     The rounds: solve the relaxation; add the candidates its solution closes to the set
     found; require one candidate the relaxation scores outside the set to close; again,
@@ -151,148 +183,190 @@ def candidates_within_floor(
     for _ in range(WITHIN_FLOOR_ROUNDS):
         solver, result = solve(relax.model, run, stop=stop)
         if result.interrupted or result.status not in ("optimal", "infeasible"):
-            return None, solver, result
+            return WithinFloor(None, solver, result)
         if result.status == "infeasible":
             if not found:
-                return [], solver, result
-            return ([i for i in no_full_boundary_candidates(geo)
-                     if i not in relax.closed or i in found], solver, result)
+                return WithinFloor([], solver, result)
+            return WithinFloor([i for i in no_full_boundary_candidates(geo)
+                                if i not in relax.closed or i in found], solver, result)
         found |= {i for i, var in relax.closed.items() if solver.value(var)}
         relax.model.add_bool_or([var for i, var in relax.closed.items() if i not in found])
-    return None, solver, result
+    return WithinFloor(None, solver, result)
 
 
-def maximise(position: Position, horizon: int, params: SolveParams,
-             progress: Progress | None, start: float) -> Answer | None:
-    """The closing's answer (module doc); None when it is worth no own point or has
-    no line in either half (the halves leave out lines worth nothing to the player:
-    the caller then solves the whole model). BuildTimeout when the models are not
-    built within the time limit."""
-    first, geo = candidates_in_time(position, horizon, params, progress)
-    build = time.perf_counter() - start
-    stop = Stop()
-    lock = threading.Lock()
-    solved: dict[str, _Solved] = {}
-    errors: list[BaseException] = []
-    lines: dict[str, int] = {}  # half -> own points of its best line so far (progress)
-    bounds: dict[str, int] = {}  # half -> its bound on own points so far (progress)
+class SplitSolve(ClosingPath):
+    """The two threads of one 2-turn closing (module doc); :meth:`run` once."""
 
-    def tell() -> None:
-        """Show the best line and the bound so far (under ``lock``)."""
-        if lines:
-            note(progress, _shown(lines, bounds, time.perf_counter() - start))
+    def __init__(self, position: Position, horizon: int, params: SolveParams,
+                 progress: Progress | None, start: float) -> None:
+        super().__init__(position, horizon, params, progress, start)
+        self.first, self.geo = candidates_in_time(position, horizon, params, progress)
+        """The engine's first legal line (every solve's hint) and the geometry."""
+        self.build = time.perf_counter() - start
+        self.stop = Stop()
+        """Stops the solve still running once the split is proven."""
+        self.lock = threading.Lock()
+        """Guards :attr:`solved`, :attr:`lines` and :attr:`bounds` across the threads."""
+        self.solved: dict[Part, HalfSolve] = {}
+        self.errors: list[BaseException] = []
+        """Raised in a thread, handed to the waiting one."""
+        self.lines: dict[Part, int] = {}
+        """The own points of each solve's best line so far (the live report)."""
+        self.bounds: dict[Part, int] = {}
+        """Each solve's bound on own points so far (the live report)."""
 
-    def reporter(name: str, tm: TurnModel, objective: Lexicographic, floor: int | None):
-        """CP-SAT's progress callback for half ``name``: its line's own points and its
-        bound (below ``floor`` the floor itself: :meth:`_Solved.own_bound`)."""
+    def proven(self) -> bool:
+        """(b) settled, and (a) settled on either thread."""
+        return proven(lambda part: part in self.solved and self.solved[part].settled)
+
+    def bound(self, value: int) -> int:
+        """A proven bound on own points over every line, at least ``value``: the cells'
+        cap (:func:`~solver.terra_nova.model.geometry.cells_cap`) for a half never solved."""
+        cap = cells_cap(self.geo.candidates)
+        bounds = {part: s.own_bound() for part, s in self.solved.items()}
+        a = [bounds[part] for part in (A, A_FLOORED) if part in bounds]
+        return max(value, bounds.get(B, cap), min(a, default=cap))
+
+    def _tell(self) -> None:
+        """Show the best line and the bound so far (under :attr:`lock`)."""
+        if self.lines:
+            best = max(self.lines.values())
+            bound = split_bound(self.bounds)
+            shown = "unknown" if bound is None else max(best, bound)
+            note(self.progress, f"best found: {best} points (bound {shown}) after "
+                                f"{time.perf_counter() - self.start:.1f}s")
+
+    def _reporter(self, part: Part, tm: TurnModel, objective: Lexicographic,
+                  floor: int | None) -> Callable[[float, float, float], None]:
+        """CP-SAT's progress callback for ``part``: its line's own points and its bound
+        (below ``floor`` the floor itself: :meth:`HalfSolve.own_bound`)."""
         cap, below = tm.own_upper_bound(), -1 if floor is None else floor - 1
 
         def report(obj: float, bound: float, wall: float) -> None:
-            with lock:
-                lines[name] = objective.leading(obj)
-                bounds[name] = max(below, min(cap, objective.leading(bound)))
-                tell()
+            with self.lock:
+                self.lines[part] = objective.leading(obj)
+                self.bounds[part] = max(below, min(cap, objective.leading(bound)))
+                self._tell()
         return report
 
-    def half(name: str, make: Callable[..., TurnModel], chosen: dict,
-             floor: int | None = None) -> None:
-        if stop.stopped:
+    def _settle(self, part: Part, done: HalfSolve) -> None:
+        """Record ``done`` (under :attr:`lock`) and stop the other thread once proven."""
+        with self.lock:
+            self.solved[part] = done
+            if done.settled:  # its exact bound (CP-SAT's last callback may be older)
+                self.bounds[part] = done.own_bound()
+                self._tell()
+            if self.proven():
+                self.stop.stop()
+
+    def _half(self, part: Part, make: Callable[..., TurnModel], chosen: dict,
+              floor: int | None = None) -> None:
+        """Solve ``part``'s model (``make``) with the settings ``chosen``."""
+        if self.stop.stopped:
             return
-        tm = make(geo, check=params.check)
+        params = self.params
+        tm = make(self.geo, check=params.check)
         if floor is not None:
             tm.model.add(tm.own_points() >= floor)
-        objective = line_objective(tm, horizon, actions=True)
+        objective = line_objective(tm, self.horizon, actions=True)
         tm.model.maximize(objective.expr)
-        tm.hint_line(first)
+        tm.hint_line(self.first)
         add_strategy(tm, chosen)
+        report = self._reporter(part, tm, objective, floor) if self.progress else None
         solver, result = solve(tm.model, params.with_workers_at_most(1).with_settings(**chosen),
-                               stop=stop,
-                               progress=reporter(name, tm, objective, floor) if progress else None)
-        done = _Solved(tm, objective, solver, result, floor)
-        with lock:
-            solved[name] = done
-            if done.settled:  # its exact bound (CP-SAT's last callback may be older)
-                bounds[name] = done.own_bound()
-                tell()
-            if _proven(solved):
-                stop.stop()
+                               stop=self.stop, progress=report)
+        self._settle(part, HalfSolve(tm, objective, solver, result, floor))
 
-    def guarded(work: Callable[[], None]) -> Callable[[], None]:
+    def _within(self, floor: int) -> list[int] | None:
+        """The candidates a line of (a) worth ``floor`` can close
+        (:func:`candidates_within_floor`); when there is no such line, (a) is recorded
+        as settled and the answer is []."""
+        within = candidates_within_floor(self.geo, floor, self.params, self.stop)
+        if within.candidates == []:  # refuted: settled, its bound the floor's
+            self._settle(A_FLOORED, HalfSolve(None, None, within.solver, within.result, floor))
+        return within.candidates
+
+    def _primal(self) -> None:
+        """The first thread: (b), then (a) above (b)'s points."""
+        self._half(B, one_full_boundary, HALVES_SEARCH)
+        b = self.solved.get(B)
+        floor = b.key[0] if b is not None and b.result.feasible else None
+        only = None if floor is None or self.stop.stopped else self._within(floor)
+        if only != []:
+            self._half(A_FLOORED, lambda g, check: no_full_boundary(g, check, only),
+                       HALVES_SEARCH, floor)
+
+    def _proof(self) -> None:
+        """The second thread: (a) whole, with the LP."""
+        self._half(A, no_full_boundary, HALVES_PROOF)
+
+    def _guarded(self, work: Callable[[], None]) -> Callable[[], None]:
+        """``work`` handing what it raises to the waiting thread."""
         def run() -> None:
             try:
                 work()
             except BaseException as exc:  # handed to the waiting thread
-                errors.append(exc)
-                stop.stop()
+                self.errors.append(exc)
+                self.stop.stop()
         return run
 
-    def relaxed(floor: int) -> list[int] | None:
-        """The candidates a line of (a) worth ``floor`` can close
-        (:func:`candidates_within_floor`); when there is no such line, (a) is recorded
-        as settled and the answer is []."""
-        only, solver, result = candidates_within_floor(geo, floor, params, stop)
-        if only == []:
-            with lock:
-                solved["a_floor"] = _Solved(None, None, solver, result, floor)
-                bounds["a_floor"] = floor - 1
-                tell()
-                if _proven(solved):
-                    stop.stop()
-        return only
+    def run(self) -> Answer | None:
+        """The closing's answer (module doc); None when it is worth no own point or has
+        no line in either half (the halves leave out lines worth nothing to the player:
+        the caller then solves the whole model). BuildTimeout when the models are not
+        built within the time limit."""
+        note(self.progress, f"solving two halves ({len(self.geo.candidates)} candidate "
+                            f"regions)")
+        threads = [threading.Thread(target=self._guarded(self._primal),
+                                    name="halves (b), then (a)"),
+                   threading.Thread(target=self._guarded(self._proof), name="halves (a)")]
+        for thread in threads:
+            thread.start()
+        try:  # Ctrl-C stops both threads' solves (solver.cpsat.interrupt), their builds check
+            while any(thread.is_alive() for thread in threads):
+                for thread in threads:
+                    thread.join(0.1)
+                if self.stop.stopped or self.params.interrupted():
+                    self.stop.stop()  # reaches a solve that was starting at the first call
+        except KeyboardInterrupt:  # a second Ctrl-C: no answer, at once
+            self.stop.stop()
+            raise
+        return self._answer(self.params.interrupted())
 
-    def primal() -> None:
-        half("b", one_full_boundary, HALVES_SEARCH)
-        b = solved.get("b")
-        floor = b.key[0] if b is not None and b.result.feasible else None
-        only = None if floor is None or stop.stopped else relaxed(floor)
-        if only != []:
-            half("a_floor", lambda g, check: no_full_boundary(g, check, only),
-                 HALVES_SEARCH, floor)
-
-    def proof() -> None:
-        half("a", no_full_boundary, HALVES_PROOF)
-
-    note(progress, f"solving two halves ({len(geo.candidates)} candidate regions)")
-    threads = [threading.Thread(target=guarded(primal), name="halves (b), then (a)"),
-               threading.Thread(target=guarded(proof), name="halves (a)")]
-    for thread in threads:
-        thread.start()
-    try:  # Ctrl-C stops both threads' solves (solver.cpsat.interrupt), their builds check
-        while any(thread.is_alive() for thread in threads):
-            for thread in threads:
-                thread.join(0.1)
-            if stop.stopped or params.interrupted():
-                stop.stop()  # reaches a solve that was starting at the first call
-    except KeyboardInterrupt:  # a second Ctrl-C: no answer, at once
-        stop.stop()
-        raise
-    interrupted = params.interrupted()
-    lines = [s for s in solved.values() if s.result.feasible]
-    for error in errors:  # stopped building a half: an error only without a line
-        if not isinstance(error, (NoAnswer, Interrupted)):
-            raise error
-        if not lines and not interrupted:
-            raise unbuilt(horizon, params) from None
-    proven = _proven(solved) and not interrupted
-    cap = cells_cap(geo.candidates)
-    if not lines:
-        if interrupted:
-            raise Interrupted()
-        if proven:
+    def _answer(self, interrupted: bool) -> Answer | None:
+        """The answer once both threads are done (:meth:`run`)."""
+        lines = [s for s in self.solved.values() if s.result.feasible]
+        for error in self.errors:  # stopped building a half: an error only without a line
+            if not isinstance(error, (NoAnswer, Interrupted)):
+                raise error
+            if not lines and not interrupted:
+                raise unbuilt(self.horizon, self.params) from None
+        done = self.proven() and not interrupted
+        if not lines:
+            if interrupted:
+                raise Interrupted()
+            if done:
+                return None
+            answer = time_up(self.position, "max-points", self.first, self.start, self.build)
+            answer.bound = self.bound(answer.value)
+            return answer
+        best = max(lines, key=lambda s: s.key)
+        if done and best.key[0] < 1:
             return None
-        answer = time_up(position, "max-points", first, start, build)
-        answer.bound = _bound(solved, answer.value, cap)
+        assert best.tm is not None
+        answer = model_answer(self.position, "max-points", best.tm, best.solver, best.result,
+                              self.start, self.build)
+        answer.optimal = done
+        answer.status = "optimal" if done else "feasible"
+        answer.bound = answer.value if done else self.bound(answer.value)
+        answer.stats["halves"] = {part.name: s.result.stats["deterministic_time"]
+                                  for part, s in self.solved.items()}
+        if interrupted and ctrl_c_ending_run():
+            raise Interrupted()
         return answer
-    best = max(lines, key=lambda s: s.key)
-    if proven and best.key[0] < 1:
-        return None
-    answer = model_answer(position, "max-points", best.tm, best.solver, best.result,
-                          start, build)
-    answer.optimal = proven
-    answer.status = "optimal" if proven else "feasible"
-    answer.bound = answer.value if proven else _bound(solved, answer.value, cap)
-    answer.stats["halves"] = {name: s.result.stats["deterministic_time"]
-                              for name, s in solved.items()}
-    if interrupted and ctrl_c_ending_run():
-        raise Interrupted()
-    return answer
+
+
+def maximise(position: Position, horizon: int, params: SolveParams,
+             progress: Progress | None, start: float) -> Answer | None:
+    """The closing's answer (:meth:`SplitSolve.run`)."""
+    return SplitSolve(position, horizon, params, progress, start).run()

@@ -2,9 +2,9 @@
 
 The relaxation (:mod:`~solver.terra_nova.model.relaxation`) scores a closed candidate at
 its weight, the most it could give alone. Some candidates no line scores at that weight
-(played seed 2 at 3 turns: a 56-point region that no line scores at all; benchmarks/
-EXPERIMENTS.md, Terra Nova #165, #166); the lazy rounds of :mod:`~solver.terra_nova.deep`
-then remove one combination of closings a round. A *cap* for a group ``K`` of candidates
+(a region walled by a stone no piece reaches in time scores nothing at all), and the
+lazy rounds of :mod:`~solver.terra_nova.deep` would remove one combination of closings
+a round. A *cap* for a group ``K`` of candidates
 is a number that bounds ``sum_{i in K}`` (the player's points from ``i``) over every
 legal line of the horizon; :meth:`Relaxation.add_cap` lets every later relaxation use it.
 

@@ -20,8 +20,8 @@ from solver.terra_nova.model.geometry import Geometry
 
 MOST_PAIRS = 50_000_000
 """The most candidate pairs (summed over the cells: the square of the candidates each
-walls) :func:`wall_cliques` compares; with more (4+ turns: up to 160 k candidates) it
-gives none. Late-2p at 3 turns: 23 M pairs, about half a second."""
+walls) :func:`wall_cliques` compares; with more (4+ turns: a hundred thousand candidates
+and more) it gives none, as comparing them would take longer than the rows gain."""
 
 _found: weakref.WeakKeyDictionary[Geometry, dict[int, list[list[int]]]] = (
     weakref.WeakKeyDictionary())

@@ -5,9 +5,9 @@ its :func:`~solver.terra_nova.model.relaxation.weight`, the most the player can 
 from it alone: with a majority when enough own pieces can be inside within the actions
 its boundary leaves, else the tie share. Two candidates may each be scorable alone but
 not together: their boundaries' stones and the moves that bring the pieces in do not fit
-in the horizon's actions (late-2p at 3 turns: the relaxation closes a 30-point region
-that needs two entering pieces of 2 moves each and a 48-point one that needs one of a
-move, with 6 stones: 11 actions of 9; benchmarks/EXPERIMENTS.md, Terra Nova #135).
+in the horizon's actions (say, a region that needs two entering pieces of 2 moves each
+and one that needs a piece of one move, walled by 6 stones: 11 actions of the 9 of three
+turns).
 
 A candidate's *levels* (:func:`levels`): with a majority possible, ``top + 1`` own pieces
 inside for its value; with others' pieces inside, ``top`` for the tie share (``top``:
@@ -41,6 +41,7 @@ inside" and ``wins[i]`` = "... with a majority"):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from ortools.sat.python import cp_model
@@ -99,21 +100,29 @@ def levels(geo: Geometry, cand: Candidate) -> list[Level]:
     return out
 
 
+class Cut(NamedTuple):
+    """Candidate ``first`` at its level ``first_level`` (an index into its levels) and
+    ``second`` at ``second_level`` cannot both hold (module doc)."""
+
+    first: int
+    first_level: int
+    second: int
+    second_level: int
+
+
 def pair_cuts(geo: Geometry, ways: dict[int, list[Level]], most: int | None = None
-              ) -> tuple[int, list[tuple[int, int, int, int]]]:
-    """The floor and the cuts: ``(i, a, j, b)`` = candidate ``i`` at level ``ways[i][a]``
-    and ``j`` at ``ways[j][b]`` cannot both hold (module doc), the lowest failing levels
-    of each pair (a cut on lower levels implies the ones above). Only pairs whose best
+              ) -> PairCuts:
+    """The floor and the cuts over the candidates' levels ``ways``: for each pair, the
+    lowest failing levels (a cut on lower levels implies the ones above). Only pairs whose best
     levels together are worth at least the floor are cut: the most one candidate, or two
     disjoint ones at levels that can hold together, are worth (below it two candidates
     reach the floor anyway; at it too, but the relaxation's optimum then tends to close a
-    pair that fits, which the first round keeps: late-2p at 3 turns 64 over a pair of no
-    line, whose round finds 42, against 63 over one whose round finds 48,
-    benchmarks/EXPERIMENTS.md, Terra Nova #171); ``most``: a lower floor to use
+    pair that fits, which the first round keeps and whose line is better: benchmarks/
+    EXPERIMENTS.md, Terra Nova, "A tighter relaxation"); ``most``: a lower floor to use
     instead when given."""
     ids = sorted(ways, key=lambda i: -ways[i][-1].points)
     if len(ids) < 2:
-        return 0, []
+        return PairCuts(ways, 0, [])
     never = 1 << 20  # moves of a missing level: it never fits
     low_points = np.array([ways[i][0].points for i in ids])
     low_moves = np.array([ways[i][0].moves for i in ids])
@@ -156,7 +165,7 @@ def pair_cuts(geo: Geometry, ways: dict[int, list[Level]], most: int | None = No
         found.append((r + start, c, spare[r, c]))
     if most is not None:
         floor = min(floor, most)
-    out = []
+    out: list[Cut] = []
     for r_all, c_all, spare_all in found:
         for r, c, spare in zip(r_all.tolist(), c_all.tolist(), spare_all.tolist(), strict=True):
             if int(top_points[r] + top_points[c]) < floor:
@@ -164,10 +173,10 @@ def pair_cuts(geo: Geometry, ways: dict[int, list[Level]], most: int | None = No
             i, j = ids[r], ids[c]
             fails = [(a, b) for a, x in enumerate(ways[i]) for b, y in enumerate(ways[j])
                      if x.moves + y.moves > spare]
-            out.extend((i, a, j, b) for a, b in fails
+            out.extend(Cut(i, a, j, b) for a, b in fails
                        if not any((a2, b2) != (a, b) and a2 <= a and b2 <= b
                                   for a2, b2 in fails))
-    return floor, out
+    return PairCuts(ways, floor, out)
 
 
 @dataclass(frozen=True)
@@ -178,7 +187,7 @@ class PairCuts:
 
     ways: dict[int, list[Level]]
     floor: int
-    cuts: list[tuple[int, int, int, int]]
+    cuts: list[Cut]
 
     def add_to(self, relax: Relaxation) -> int:
         """Add the cuts to ``relax`` (its objective then counts each candidate in a cut by
@@ -186,8 +195,8 @@ class PairCuts:
         :attr:`~Relaxation.points`; before any :meth:`~Relaxation.add_cap`); returns how
         many it holds."""
         m = relax.model
-        cuts = [(i, a, j, b) for i, a, j, b in self.cuts
-                if i in relax.closed and j in relax.closed]
+        cuts = [cut for cut in self.cuts
+                if cut.first in relax.closed and cut.second in relax.closed]
         lits: dict[tuple[int, int], cp_model.IntVar] = {}
 
         def lit(i: int, a: int) -> cp_model.IntVar:
@@ -232,5 +241,4 @@ def find_pair_cuts(geo: Geometry, most: int | None = None) -> PairCuts:
         found = levels(geo, cand)
         if found:
             ways[i] = found
-    floor, cuts = pair_cuts(geo, ways, most)
-    return PairCuts(ways, floor, cuts)
+    return pair_cuts(geo, ways, most)

@@ -19,9 +19,9 @@ Objective: ``sum weight[i] * closed[i]``, with :func:`weight` the most the playe
 score from candidate ``i``.
 
 The clash rows hold in every solution of the other rows (no solution closes two
-clashing candidates), so they change the LP, not the optimum: midgame-2p at 3 turns,
-LP 115 -> 60 against an optimum of 44, proven in 0.9-1.8 det. s instead of 3.2-3.7
-(benchmarks/EXPERIMENTS.md, Terra Nova #199).
+clashing candidates), so they change the LP, not the optimum: a much tighter LP, and
+proofs several times faster (benchmarks/EXPERIMENTS.md, Terra Nova, "A tighter
+relaxation").
 
 Why every legal line of ``turns`` turns gains at most the optimum of this model (so
 CP-SAT's proven bound on it bounds the closing): map the line to ``stone[x]`` = "the
@@ -58,8 +58,8 @@ place that many stones (the lazy scheme of :mod:`~solver.terra_nova.deep`, whose
 restricted model then places at most ``largest``); the same map shows it.
 
 **Large candidates not listed** (:attr:`~solver.terra_nova.model.geometry.Geometry.largest`
-below ``max_stones``: at 4 turns the list can run to 160 k regions, benchmarks/EXPERIMENTS.md,
-Terra Nova #110). Then only the candidates of at most ``largest`` boundary cells have a
+below ``max_stones``: at 4 turns the list can run to a hundred thousand regions and
+more). Then only the candidates of at most ``largest`` boundary cells have a
 ``closed`` literal; the others, *large*, are counted together by ``large`` (0 to
 ``MAX_NEW_REGIONS * max_stones // (largest + 1)``, and with ``largest >= 2`` at most
 ``(2 * max_stones - 4) // (largest - 1)``), each worth

@@ -41,8 +41,8 @@ def choose(geo: Geometry, moments: int, first: Sequence[int] = ()) -> list[int]:
     while the closing moments of the kept ones (:func:`closing_moments`, what the
     model's size grows with) stay within ``moments``. Indices into
     ``geo.candidates``, ascending. (Most points per boundary cell first found better
-    lines at 10 det. s on one thread, but fewer in the 30 s and 120 s runs under load:
-    benchmarks/EXPERIMENTS.md, Terra Nova #68.)"""
+    lines sooner on one thread, but fewer within the time limits on two: benchmarks/
+    EXPERIMENTS.md, Terra Nova, "Relaxation and restricted rounds".)"""
     scored = weights(geo)
 
     def order(i: int) -> tuple[int, int, int]:

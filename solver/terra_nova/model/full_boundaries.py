@@ -18,15 +18,16 @@ Class (b) is narrowed further: it keeps only the full boundaries around a candid
 the player can score in (:func:`can_score`) and asks for at least one own point. The
 lines left out score nothing for the player, so the better optimum is the closing's
 whenever it is worth at least one point (a caller solves the whole model otherwise).
-On full boards the full boundaries are most of the 2-turn candidates (65-75 %), and
-(b) is small: benchmarks/EXPERIMENTS.md, Terra Nova #51, #69 and #75.
+On full boards the full boundaries are most of the 2-turn candidates, and (b) is small
+(benchmarks/EXPERIMENTS.md, Terra Nova, "Two halves: lines split by their final
+stones").
 
 Half (a) also has a relaxation (:func:`no_full_boundary_relaxation`): the closing's
 :class:`~solver.terra_nova.model.relaxation.Relaxation` over (a)'s candidates, whose
 stones cover no full boundary. When it has no solution worth a floor (the own points of
 (b)'s line), no line of (a) reaches the floor, and (a) needs no search; otherwise the
 candidates its solutions worth the floor close bound which candidates a line of (a)
-worth the floor can close, and (a) is solved over those (``only``; Terra Nova #120, #121).
+worth the floor can close, and (a) is solved over those (``only``).
 """
 
 from __future__ import annotations
