@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from cli.main import main
 from solver.drawing.output import FORMATS
 from solver.paths import POSITIONS_DIR
+from solver.recordfile import is_record
 from solver.sheet import pack_answers
 from solver.tomlfile import load_toml
 
@@ -25,9 +26,10 @@ each stands for the others (time)."""
 
 
 def bundled() -> list[Path]:
-    """Every position, board and puzzle file under positions/ (files with a ``game`` key),
-    one of each of :data:`BENCH_FOLDERS`."""
-    files = [p for p in sorted(POSITIONS_DIR.rglob("*.toml")) if "game" in load_toml(p)[0]]
+    """Every position, board and puzzle file under positions/ (files with a ``game`` key,
+    game records left out), one of each of :data:`BENCH_FOLDERS`."""
+    files = [p for p in sorted(POSITIONS_DIR.rglob("*.toml"))
+             if "game" in (data := load_toml(p)[0]) and not is_record(data)]
     firsts = {folder: next(p for p in files if p.parent == POSITIONS_DIR / folder)
               for folder in BENCH_FOLDERS}
     return [p for p in files if str(p.parent.relative_to(POSITIONS_DIR)) not in BENCH_FOLDERS

@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from cli.main import main
 from solver.errors import InputError
+from solver.recordfile import is_record
 from solver.terra_nova_kosmos.fileformat import (
     BOARDS_DIR,
     DATA_DIR,
@@ -21,9 +22,11 @@ from solver.terra_nova_kosmos.fileformat import (
 )
 from solver.terra_nova_kosmos.notation import format_turn, parse_line, parse_turn
 from solver.terra_nova_kosmos.rules import FACTION_IDS, LANDSCAPE_LETTER, RIVER
+from solver.tomlfile import load_toml
 
 POSITIONS = sorted(p for p in DATA_DIR.rglob("*.toml")
-                   if p.parent != BOARDS_DIR and p.name != "factions.toml")
+                   if p.parent != BOARDS_DIR and p.name != "factions.toml"
+                   and not is_record(load_toml(p)[0]))
 
 LATE = '''game = "terra-nova-kosmos"
 players = ["blue", "red", "yellow"]
