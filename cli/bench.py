@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -40,6 +41,7 @@ from solver.bench.table import (
 from solver.cpsat import SolveParams
 from solver.errors import EXIT_DISAGREE, InputError
 from solver.executor import connect
+from solver.protocol import Case
 from solver.tomlfile import atomic_write_text, read_text
 
 
@@ -74,7 +76,7 @@ def run(suite_name: str, suite_path: Path | None, as_json: bool, plot: Path | No
         if scheduler is None:
             bar.update(task, case=suite.cases[0].name)
 
-        def done(case, record) -> None:
+        def done(case: Case, record: Record) -> None:
             bar.advance(task)
             if scheduler is None:  # one at a time: show the case that runs now
                 index = suite.cases.index(case) + 1
@@ -127,15 +129,16 @@ def _check_markers(readme: tuple[Path, ...], name: str, solvers: bool) -> None:
             fill_readme(read_text(doc), name, "", "", str(doc))
 
 
-def _plot_kind(result: dict) -> str:
+def _plot_kind(result: dict[str, Any]) -> str:
     """The saved run's plot kind; files saved before it was recorded use their suite's."""
-    if result.get("plot") in PLOTS:
-        return result["plot"]
+    kind = result.get("plot")
+    if isinstance(kind, str) and kind in PLOTS:
+        return kind
     shipped = suite_file(result["suite"])
     return load_suite(shipped).plot if shipped.is_file() else PLOTS[0]
 
 
-def publish(result: dict, records: list[Record], plot_kind: str, as_json: bool,
+def publish(result: dict[str, Any], records: list[Record], plot_kind: str, as_json: bool,
             plot: Path | None, save: Path | None, readme: tuple[Path, ...],
             cactus: Path | None = None, instances: Path | None = None,
             suite: Suite | None = None) -> None:

@@ -28,7 +28,7 @@ from cli.console import err, out
 from solver.errors import EXIT_INTERRUPTED, EXIT_NO_ANSWER
 from solver.executor import connect
 from solver.protocol import Game
-from solver.puzzlegen import Request, check_request, generate
+from solver.puzzlegen import Request, Written, check_request, generate
 from solver.tomlfile import make_folder
 
 
@@ -122,7 +122,7 @@ def progress_columns() -> tuple[ProgressColumn, ...]:
             TimeRemainingColumn(table_column=whole()))
 
 
-def written_table(written: list, out_dir: Path) -> Table:
+def written_table(written: list[Written], out_dir: Path) -> Table:
     """The files written: names and numbers whole (never cut), signals wrap (80 columns)."""
     table = Table(title=f"{len(written)} puzzles in {escape(str(out_dir))}", box=box.SIMPLE_HEAD,
                   show_edge=False, padding=(0, 1, 0, 0))

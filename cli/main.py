@@ -9,11 +9,13 @@ logic, and no game name, lives here.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 from click.core import ParameterSource
+from click.decorators import FC
 
 import cli
 from cli.batch import batch as batch_command
@@ -66,7 +68,7 @@ def main() -> None:
     """
 
 
-def _workers_option(help_text: str = "CP-SAT worker threads."):
+def _workers_option(help_text: str = "CP-SAT worker threads.") -> Callable[[FC], FC]:
     """The shared ``--workers`` option (default: the machine's cores)."""
     return click.option(
         "--workers", type=click.IntRange(1), default=default_workers, show_default="machine cores",

@@ -11,7 +11,7 @@ stopping the batch.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from contextlib import closing, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,7 +52,7 @@ class _Captured:
         """Kept: the command's answer."""
         self.obj = obj
 
-    def status(self, text: str) -> nullcontext:
+    def status(self, text: str) -> nullcontext[_Silent]:
         """No spinner in a task."""
         return nullcontext(_Silent())
 
@@ -108,7 +108,8 @@ def read_jobs(files: Sequence[Path]) -> Iterator[Job]:
 
 
 def run_batch(files: Sequence[Path], verify: bool, options: Mapping[str, Any],
-              params: SolveParams, executor: Executor) -> Iterator[list[dict[str, Any]]]:
+              params: SolveParams, executor: Executor
+              ) -> Generator[list[dict[str, Any]], None, None]:
     """For each task as it completes, the objects now next in the order of ``files`` (often []).
 
     Closing the iterator early (Ctrl-C) cancels the outstanding tasks.

@@ -19,10 +19,11 @@ import os
 import signal
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
 from multiprocessing.pool import Pool
 from queue import SimpleQueue
+from types import TracebackType
 from typing import Any, Protocol
 
 from solver.cpsat import ctrl_c_ends_run
@@ -35,6 +36,8 @@ CONNECT_TIMEOUT_S = 3
 """Seconds to reach a scheduler before giving up with one line and exit 2."""
 
 Task = Callable[..., Any]
+Args = tuple[Any, ...]
+"""The arguments of one task."""
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,7 @@ class Executor(Protocol):
     ran_on: Counter[str]
     """Tasks completed per place (:attr:`Done.where`) so far."""
 
-    def map_unordered(self, fn: Task, tasks: Iterable[tuple]) -> Iterator[Done]:
+    def map_unordered(self, fn: Task, tasks: Iterable[Args]) -> Generator[Done, None, None]:
         """Run ``fn(*args)`` for each ``args`` of ``tasks`` (taken lazily); yield as completed.
 
         Closing the iterator early (or Ctrl-C) cancels the tasks still outstanding.
@@ -63,7 +66,8 @@ class Executor(Protocol):
 
     def __enter__(self) -> Executor: ...
 
-    def __exit__(self, *exc: object) -> None: ...
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None: ...
 
 
 def in_order(dones: Iterable[Done]) -> Iterator[list[Done]]:
@@ -86,12 +90,12 @@ def connect(scheduler: str | None, processes: int = 1) -> Executor:
     return LocalExecutor(processes)
 
 
-def _run_here(fn: Task, args: tuple) -> tuple[str, Any]:
+def _run_here(fn: Task, args: Args) -> tuple[str, Any]:
     """Run one task in this process; return where it ran and its value."""
     return f"pid {os.getpid()}", fn(*args)
 
 
-def _run_on_worker(fn: Task, args: tuple) -> tuple[str, Any]:
+def _run_on_worker(fn: Task, args: Args) -> tuple[str, Any]:
     """Run one task on a Dask worker; return the worker's address (and pid) and the value."""
     from distributed import get_worker
     return f"{get_worker().address} pid {os.getpid()}", fn(*args)
@@ -123,7 +127,8 @@ class LocalExecutor:
             self._pool = Pool(self.processes, initializer=_ignore_ctrl_c)
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
         if self._pool is None:
             return
         if kind is None and not self._outstanding:
@@ -133,7 +138,7 @@ class LocalExecutor:
         self._pool.join()
         self._pool = None
 
-    def map_unordered(self, fn: Task, tasks: Iterable[tuple]) -> Iterator[Done]:
+    def map_unordered(self, fn: Task, tasks: Iterable[Args]) -> Generator[Done, None, None]:
         """See :meth:`Executor.map_unordered`; inline tasks run one at a time, when asked for."""
         if self._pool is None:
             for index, args in enumerate(tasks):
@@ -144,9 +149,11 @@ class LocalExecutor:
             return
         yield from self._pooled(self._pool, fn, tasks)
 
-    def _pooled(self, pool: Pool, fn: Task, tasks: Iterable[tuple]) -> Iterator[Done]:
+    def _pooled(self, pool: Pool, fn: Task, tasks: Iterable[Args]) -> Iterator[Done]:
         numbered = enumerate(tasks)
-        arrived: SimpleQueue = SimpleQueue()
+        # (task index, what _run_here returned, or the error it raised)
+        arrived: SimpleQueue[tuple[int, tuple[str, Any] | None, BaseException | None]] = (
+            SimpleQueue())
 
         def submit(count: int) -> None:
             for _ in range(count):
@@ -154,10 +161,14 @@ class LocalExecutor:
                 if item is None:
                     return
                 index = item[0]
-                pool.apply_async(
-                    _run_here, (fn, item[1]),
-                    callback=lambda result, i=index: arrived.put((i, result, None)),
-                    error_callback=lambda error, i=index: arrived.put((i, None, error)))
+
+                def ran(result: tuple[str, Any], i: int = index) -> None:
+                    arrived.put((i, result, None))
+
+                def failed(error: BaseException, i: int = index) -> None:
+                    arrived.put((i, None, error))
+
+                pool.apply_async(_run_here, (fn, item[1]), callback=ran, error_callback=failed)
                 self._outstanding += 1
 
         submit(2 * self.processes)
@@ -166,6 +177,7 @@ class LocalExecutor:
             self._outstanding -= 1
             if error is not None:
                 raise error
+            assert result is not None, "a task without an error has its result"
             where, value = result
             self.ran_on[where] += 1
             submit(1)
@@ -218,9 +230,10 @@ class DaskExecutor:
     @property
     def slots(self) -> int:
         """Worker threads the cluster has now (at least 1)."""
-        return max(1, sum(self._client.nthreads().values()))
+        threads: dict[str, int] = self._client.nthreads()
+        return max(1, sum(threads.values()))
 
-    def map_unordered(self, fn: Task, tasks: Iterable[tuple]) -> Iterator[Done]:
+    def map_unordered(self, fn: Task, tasks: Iterable[Args]) -> Generator[Done, None, None]:
         """See :meth:`Executor.map_unordered`; a task lost with its worker is re-run by Dask.
 
         When every worker that ran a task died (Dask's ``KilledWorker``, after

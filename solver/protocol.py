@@ -264,18 +264,26 @@ class Game(Protocol):
     """Name in messages: ``"Terra Nova"`` (``--draws is for Rift Valley files``)."""
     prefix: str
     """Start of generated file names: ``"tn"``."""
-    kinds: tuple[str, ...]
-    """Puzzle kinds for ``generate`` and ``bench``; the first is the default."""
-    options: Mapping[str, frozenset[str]]
-    """Command → the game-specific options it accepts; a command absent here is not offered."""
     horizon_unit: str
     """What a benchmark horizon counts: ``"turns"`` or ``"draws"``."""
-    plot_colours: Mapping[str, str]
-    """Puzzle kind → matplotlib colour of the benchmark plot."""
     demo: str
     """A small generated puzzle (its first line names its candidate seed), relative to
     the positions folder (:data:`solver.paths.POSITIONS_DIR`): what examples and the
     conformance test use."""
+
+    # Read-only (properties here), so that a game may hold them as a plain tuple or dict.
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """Puzzle kinds for ``generate`` and ``bench``; the first is the default."""
+
+    @property
+    def options(self) -> Mapping[str, frozenset[str]]:
+        """Command → the game-specific options it accepts; a command absent here is not
+        offered."""
+
+    @property
+    def plot_colours(self) -> Mapping[str, str]:
+        """Puzzle kind → matplotlib colour of the benchmark plot."""
 
     # ---- position files
     def read_position(self, path: Path) -> Any:

@@ -335,14 +335,14 @@ def require_count(value: Any, key: str, *, text: str, path: str | Path | None,
                   negative: str | None = None) -> int:
     """``value`` when it is a whole number from 0 to :data:`MAX_NUMBER`; else an
     InputError naming ``key`` (``negative``: the message for a number below 0)."""
-    value = require_type(value, int, key, text=text, path=path)
-    if value < 0:
+    number: int = require_type(value, int, key, text=text, path=path)
+    if number < 0:
         raise InputError(negative or f"'{key}' cannot be negative", path=path,
                          place=place_of(text, key))
-    if value > MAX_NUMBER:
-        raise InputError(f"'{key}' = {value} is more than {MAX_NUMBER}, the largest number "
+    if number > MAX_NUMBER:
+        raise InputError(f"'{key}' = {number} is more than {MAX_NUMBER}, the largest number "
                          "a file takes", path=path, place=place_of(text, key))
-    return value
+    return number
 
 
 SEEDS = (-(2**63), 2**64 - 1)

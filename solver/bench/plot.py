@@ -5,12 +5,14 @@ from __future__ import annotations
 import os
 import statistics
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the file backend)
+from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from solver.bench.overview import OverviewRow  # noqa: E402
@@ -25,7 +27,7 @@ def _horizon(record: Record) -> float:
     return record.length
 
 
-def cpsat_style(optimal: bool, colour: str) -> tuple[dict, str, str]:
+def cpsat_style(optimal: bool, colour: str) -> tuple[dict[str, Any], str, str]:
     """How a CP-SAT point is drawn: ``(scatter keywords, legend key, legend words)``.
 
     A run stopped at the time limit is a cross, never the filled circle of a
@@ -114,10 +116,8 @@ def plot_horizons(records: list[Record], path: Path, title: str = "") -> None:
                            label=f"{name} exhaustive capped" if "x" not in seen else None)
                 seen.add("x")
         xs = sorted({_horizon(r) for r in group})
-        for method, colour_of_line, seconds in (
-                ("CP-SAT", colour, lambda r: r.cpsat_s),
-                ("exhaustive", "black", lambda r: r.cap if r.exhaustive_s is None
-                 else r.exhaustive_s)):
+        for method, colour_of_line, seconds in (("CP-SAT", colour, _cpsat_seconds),
+                                                ("exhaustive", "black", _exhaustive_seconds)):
             medians = [statistics.median(seconds(r) for r in group if _horizon(r) == x)
                        for x in xs]
             ax.plot(xs, medians, color=colour_of_line, linestyle="--", linewidth=1,
@@ -169,7 +169,17 @@ def plot_overview(rows: list[OverviewRow], path: Path) -> None:
     _save(fig, path, "Where CP-SAT wins (right of 1) and loses (left)")
 
 
-def _save(fig, path: Path, title: str) -> None:
+def _cpsat_seconds(record: Record) -> float:
+    """CP-SAT's time."""
+    return record.cpsat_s
+
+
+def _exhaustive_seconds(record: Record) -> float:
+    """The search's time, or its cap when it was capped."""
+    return record.cap if record.exhaustive_s is None else record.exhaustive_s
+
+
+def _save(fig: Figure, path: Path, title: str) -> None:
     """Write ``fig`` as a PNG at ``path`` (atomically) and close it."""
     if title:
         fig.suptitle(title)

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator
 from contextlib import closing, nullcontext
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from datetime import date
+from importlib.metadata import version
 from pathlib import Path
 from types import NoneType, UnionType
 from typing import Any, get_args, get_origin, get_type_hints
@@ -35,7 +36,7 @@ from solver.bench.solvers import disagreement, run_solvers
 from solver.bench.suite import Suite
 from solver.cpsat import SolveParams
 from solver.errors import BuildTimeout, InputError, NoAnswer
-from solver.executor import Done, Executor, LocalExecutor, in_order
+from solver.executor import Args, Done, Executor, LocalExecutor, in_order
 from solver.games import GAMES
 from solver.paths import REPO_ROOT
 from solver.protocol import Case, Solved
@@ -160,7 +161,7 @@ def case_limit(suite: Suite, case: Case, time_limit: float | None = None) -> flo
 
 
 def _tasks(suite: Suite, params: SolveParams, cap: float | None, solvers: tuple[str, ...],
-           time_limit: float | None) -> Iterator[tuple]:
+           time_limit: float | None) -> Iterator[Args]:
     """The arguments of :func:`run_case_task` per case; the position files are read here."""
     for case in suite.cases:
         texts = {} if case.position is None else {str(case.position): read_text(case.position)}
@@ -229,28 +230,27 @@ def summary(records: list[Record]) -> list[dict[str, Any]]:
     ``exhaustive_at_cap_median_s`` counts each capped search as the cap (a lower
     bound on the true median whenever a search was capped).
     """
-    groups: dict[tuple, list[Record]] = {}
+    groups: dict[tuple[str, str, int | None], list[Record]] = {}
     for record in records:
         groups.setdefault((record.game, record.kind, record.horizon), []).append(record)
     out = []
     for (game, kind, horizon), group in groups.items():
-        done = [r for r in group if r.exhaustive_s is not None]
+        searched = [r.exhaustive_s for r in group if r.exhaustive_s is not None]
+        ratios = [r.ratio for r in group if r.ratio is not None]  # the searched ones
         out.append({
             "game": game, "kind": kind, "horizon": horizon, "cases": len(group),
             "optimal": sum(r.optimal for r in group),
             "cpsat_median_s": round(statistics.median(r.cpsat_s for r in group), 4),
-            "exhaustive_done": len(done),
-            "exhaustive_median_s": (round(statistics.median(r.exhaustive_s for r in done), 4)
-                                    if done else None),
+            "exhaustive_done": len(searched),
+            "exhaustive_median_s": round(statistics.median(searched), 4) if searched else None,
             "exhaustive_at_cap_median_s": round(statistics.median(
                 r.cap if r.exhaustive_s is None else r.exhaustive_s for r in group), 4),
-            "ratio_median": (round(statistics.median(r.ratio for r in done), 3)
-                             if done else None),
+            "ratio_median": round(statistics.median(ratios), 3) if ratios else None,
         })
     return out
 
 
-def load_report(path: Path) -> tuple[dict, list[Record]]:
+def load_report(path: Path) -> tuple[dict[str, Any], list[Record]]:
     """A saved run (what ``bench --save`` or ``--json`` wrote): the JSON object and its
     records. Anything else raises :class:`InputError` naming the file and the place."""
     try:
@@ -310,15 +310,14 @@ def _name(hint: Any) -> str:
 
 
 def report(suite: Suite, records: list[Record], params: SolveParams, cap: float,
-           ran_on: str = "this process", solvers: tuple[str, ...] = ()) -> dict:
+           ran_on: str = "this process", solvers: tuple[str, ...] = ()) -> dict[str, Any]:
     """The JSON object ``boardsat bench --json`` prints; ``ran_on``: where the cases ran;
     ``solvers``: those of ``--solvers`` (with the MIP solvers' versions)."""
-    from ortools import __version__ as ortools_version
     return {
         "suite": suite.name,
         "date": date.today().isoformat(),
         "machine": {"cores": os.cpu_count(), "python": platform.python_version(),
-                    "ortools": ortools_version, "platform": platform.platform()},
+                    "ortools": version("ortools"), "platform": platform.platform()},
         "ran_on": ran_on,
         "workers": params.workers,
         "seed": params.seed,

@@ -169,7 +169,8 @@ def markdown_cases(records: list[Record]) -> str:
             exhaustive = f"> {r.cap:g}"
             ratio = f"≥ {_ratio(r.cap / max(r.cpsat_s, 1e-9))}" if r.optimal else "—"
         else:
-            exhaustive, ratio = f"{r.exhaustive_s:.3g}", _ratio(r.ratio)
+            exhaustive = f"{r.exhaustive_s:.3g}"
+            ratio = "—" if r.ratio is None else _ratio(r.ratio)
         agree = {None: "—", True: "yes", False: "NO" if r.optimal else "no"}[r.agree]
         lines.append(f"| {r.case} | {r.game} | {r.kind} | {r.cells} | {horizon_text(r)} | "
                      f"{'/'.join(map(str, r.value)) or '—'} | "
@@ -210,8 +211,10 @@ def fill_readme(text: str, name: str, medians: str, cases: str, where: str) -> s
     for marker, block in ((f"bench:{name}", medians), (f"bench-cases:{name}", cases)):
         pattern = re.compile(rf"(<!-- {re.escape(marker)} -->\n).*?(<!-- /{re.escape(marker)} -->)",
                              re.DOTALL)
-        filled, count = pattern.subn(lambda m, block=block: m.group(1) + block + m.group(2),
-                                     filled, count=1)
+        def between(m: re.Match[str], block: str = block) -> str:
+            return m.group(1) + block + m.group(2)
+
+        filled, count = pattern.subn(between, filled, count=1)
         found = found or count > 0
     if not found:
         raise InputError(f"no '<!-- bench:{name} -->' ... '<!-- /bench:{name} -->' "

@@ -14,8 +14,14 @@ from typing import Union
 
 from ortools.sat.python import cp_model
 
-Lit = Union[cp_model.IntVar, "cp_model.NotBooleanVariable", bool]  # noqa: UP007
-"""A model literal, or the Python constants ``True``/``False``."""
+Lit = Union[cp_model.BoolVarT, bool]  # noqa: UP007
+"""A model literal (a Boolean variable or its negation), or the Python constants
+``True``/``False``."""
+
+Expr = Union[cp_model.LinearExpr, int]  # noqa: UP007
+"""A linear expression (a variable, a sum…) or a Python integer. OR-tools' own
+``LinearExprT`` also admits numpy integers, which its type stubs cannot add to an
+expression; the models never need them."""
 
 
 def negate(lit: Lit) -> Lit:
@@ -44,7 +50,7 @@ def implies(model: cp_model.CpModel, a: Lit, b: Lit) -> None:
         model.add_implication(a, b)
 
 
-def as_expr(lit: Lit) -> cp_model.LinearExprT:
+def as_expr(lit: Lit) -> Expr:
     """``lit`` as a 0/1 term of a linear expression."""
     if lit is True:
         return 1

@@ -12,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ortools.sat.python import cp_model
+from solver.cpsat.constraints import Expr
 
 
 @dataclass(frozen=True)
 class Goal:
     """One term of a lexicographic objective."""
 
-    expr: cp_model.LinearExprT
+    expr: Expr
     sense: str
     """``"max"`` or ``"min"``."""
     span: int = 0
@@ -30,7 +30,7 @@ class Goal:
 class Lexicographic:
     """The weighted sum to maximise and the weight of each goal."""
 
-    expr: cp_model.LinearExprT
+    expr: Expr
     weights: tuple[int, ...]
 
     def leading(self, value: float) -> int:
@@ -47,7 +47,7 @@ def lexicographic(goals: Sequence[Goal]) -> Lexicographic:
     weights = [1] * len(goals)
     for i in range(len(goals) - 2, -1, -1):
         weights[i] = weights[i + 1] * (goals[i + 1].span + 1)
-    expr: cp_model.LinearExprT = 0
+    expr: Expr = 0
     for i, (goal, weight) in enumerate(zip(goals, weights, strict=True)):
         if goal.sense not in ("max", "min"):
             raise ValueError(f"goal sense must be 'max' or 'min', not {goal.sense!r}")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
+from solver.cpsat.constraints import Expr
 from solver.cpsat.harness import SolveResult, solve
 from solver.cpsat.params import SolveParams
 
@@ -58,7 +59,7 @@ class Uniqueness:
 
 
 def unique_answer(model: cp_model.CpModel,
-                  objectives: Sequence[tuple[cp_model.LinearExprT, str]],
+                  objectives: Sequence[tuple[Expr, str]],
                   answer: Sequence[cp_model.IntVar | int], params: SolveParams,
                   found: Callable[[cp_model.CpSolver], None] | None = None) -> Uniqueness | None:
     """Optimise ``objectives`` in turn (each ``(expr, "max"|"min")``), fixing each optimum,
@@ -81,6 +82,7 @@ def unique_answer(model: cp_model.CpModel,
         stages.append(result)
         if not result.optimal:
             return None
+        assert result.objective is not None, "an optimal solve of an objective has its value"
         model.clear_objective()
         model.add(expr == round(result.objective))
     if solver is None:

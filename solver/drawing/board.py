@@ -7,10 +7,12 @@ Every drawn element gets an id in SVG output (matplotlib ``gid``):
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from matplotlib import patheffects
 from matplotlib.axes import Axes
-from matplotlib.patches import Circle, FancyArrowPatch, Polygon, RegularPolygon
+from matplotlib.patches import Circle, FancyArrowPatch, Patch, Polygon, RegularPolygon
 
 from solver.drawing import lattice
 from solver.drawing.palette import EDGE, GRID_EDGE, LABEL, ink_on
@@ -114,10 +116,11 @@ def _edge_labels(ax: Axes, scene: Scene, unit_pt: float) -> None:
 def _token(ax: Axes, scene: Scene, token: Token, centres: np.ndarray, unit_pt: float) -> None:
     x, y = centres[token.cell]
     r = 0.32 * token.scale
-    common = {"facecolor": "none" if token.ghost else token.colour,
-              "edgecolor": token.colour if token.ghost else EDGE,
-              "linewidth": 1.6 if token.ghost else 0.9,
-              "linestyle": "--" if token.ghost else "-", "zorder": 4}
+    common: dict[str, Any] = {"facecolor": "none" if token.ghost else token.colour,
+                              "edgecolor": token.colour if token.ghost else EDGE,
+                              "linewidth": 1.6 if token.ghost else 0.9,
+                              "linestyle": "--" if token.ghost else "-", "zorder": 4}
+    patch: Patch
     if token.shape == "disc":
         patch = Circle((x, y), r, **common)
     elif token.shape == "square":

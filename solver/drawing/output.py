@@ -11,6 +11,7 @@ import io
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
@@ -18,6 +19,7 @@ matplotlib.use("Agg")
 
 from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.typing import RcKeyType  # noqa: E402
 
 from solver.errors import InputError  # noqa: E402
 from solver.tomlfile import atomic_write_bytes  # noqa: E402
@@ -29,7 +31,7 @@ METADATA = {
     "pdf": {"CreationDate": None, "ModDate": None, "Creator": "boardsat"},
     "png": {"Software": "boardsat"},
 }
-RC = {"svg.hashsalt": "boardsat", "svg.fonttype": "path", "pdf.fonttype": 3,
+RC: dict[RcKeyType, Any] = {"svg.hashsalt": "boardsat", "svg.fonttype": "path", "pdf.fonttype": 3,
       "hatch.linewidth": 0.6}
 
 

@@ -41,7 +41,7 @@ class HexGrid:
         widths = {len(row) for row in self.exists}
         if len(widths) > 1:
             raise ValueError("all rows of a hex grid must have the same number of slots")
-        index = {}
+        index: dict[tuple[int, int], int] = {}
         for r, row in enumerate(self.exists):
             for c, present in enumerate(row):
                 if present:

@@ -99,10 +99,10 @@ class SquareGrid:
     def segment(self, a: int, b: int) -> tuple[int, ...] | None:
         """Cells from ``a`` to ``b`` inclusive when they share a row or column, else None."""
         (ra, ca), (rb, cb) = self.coords[a], self.coords[b]
-        if ra == rb:
+        if ra == rb:  # a row: consecutive indices
             step = 1 if cb >= ca else -1
-            return tuple(self.index(ra, c) for c in range(ca, cb + step, step))
-        if ca == cb:
-            step = 1 if rb >= ra else -1
-            return tuple(self.index(r, ca) for r in range(ra, rb + step, step))
-        return None
+        elif ca == cb:  # a column: indices ``cols`` apart
+            step = self.cols if rb >= ra else -self.cols
+        else:
+            return None
+        return tuple(range(a, b + step, step))
