@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+LINT_STAMP := $(VENV)/.installed-lint
 
 .PHONY: run test sweep soak fuzz lint bench bench-quick bench-depth bench-budgets bench-full bench-docs \
 	bench-solvers bench-solvers-full clean
@@ -35,8 +36,14 @@ soak: $(STAMP)
 fuzz: $(STAMP)
 	BOARDSAT_FUZZ_EXAMPLES=10000 BOARDSAT_FUZZ_RANDOM=1 $(BIN)/python -m pytest tests/test_fuzz.py
 
-lint: $(STAMP)
+# ruff, then mypy (settings in pyproject.toml: strict but for the games).
+$(LINT_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,solvers,lint]'
+	touch $(LINT_STAMP)
+
+lint: $(LINT_STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/boardsat bench --suite quick
@@ -79,4 +86,4 @@ bench-docs: $(STAMP)
 	        --readme docs/performance.md > /dev/null || exit 1; done
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache
