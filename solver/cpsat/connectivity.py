@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from solver.cpsat.constraints import Lit, as_expr, clause
+from solver.cpsat.constraints import Expr, Lit, as_expr, clause
 
 Adjacency = Mapping[int, Sequence[tuple[int, Lit]]]
 """Per node: (neighbour, literal of the edge between them), each edge listed at both ends."""
@@ -34,7 +34,7 @@ Adjacency = Mapping[int, Sequence[tuple[int, Lit]]]
 class Weight:
     """A number per node to sum over each component; ``top`` bounds every such sum."""
 
-    values: Sequence[cp_model.LinearExprT]
+    values: Sequence[Expr]
     top: int
 
 
@@ -45,7 +45,7 @@ class Components:
     component (``0`` for nodes that are never present)."""
 
     root: list[Lit]
-    sums: list[list[cp_model.LinearExprT]]
+    sums: list[list[Expr]]
 
 
 def _implied_by(model: cp_model.CpModel, lit: cp_model.IntVar, facts: Sequence[Lit]) -> None:
@@ -85,7 +85,7 @@ def components(model: cp_model.CpModel, present: Sequence[Lit], edges: Adjacency
         model.add(sum(parents) + root[i] == as_expr(present[i]))
         model.add(label[i] == i).only_enforce_if(root[i])
     same_across(model, label, present, edges)
-    sums: list[list[cp_model.LinearExprT]] = []
+    sums: list[list[Expr]] = []
     for w, weight in enumerate(weights):
         sums.append([model.new_int_var(0, weight.top, f"{name}_sum{w}_{i}")
                      if present[i] is not False else 0 for i in range(n)])
@@ -103,7 +103,7 @@ def components(model: cp_model.CpModel, present: Sequence[Lit], edges: Adjacency
     return Components(root, sums)
 
 
-def same_across(model: cp_model.CpModel, values: Sequence[cp_model.LinearExprT | Lit],
+def same_across(model: cp_model.CpModel, values: Sequence[Expr | Lit],
                 present: Sequence[Lit], edges: Adjacency) -> None:
     """``values`` are equal at the two ends of every existing edge between present nodes:
     constant on each component (nodes whose value is ``False`` are left out)."""

@@ -64,7 +64,7 @@ def live(lits: Iterable[Lit]) -> list[Lit]:
     return [lit for lit in lits if lit is not False]
 
 
-def count(lits: Iterable[Lit]) -> cp_model.LinearExprT:
+def count(lits: Iterable[Lit]) -> Expr:
     """How many of ``lits`` are true, as a linear expression (constants counted)."""
     return sum(as_expr(lit) for lit in lits)
 
@@ -112,8 +112,8 @@ def any_of(model: cp_model.CpModel, lits: Iterable[Lit], name: str) -> Lit:
     return lit
 
 
-def gated(model: cp_model.CpModel, flag: Lit, expr: cp_model.LinearExprT, top: int,
-          name: str) -> cp_model.LinearExprT:
+def gated(model: cp_model.CpModel, flag: Lit, expr: Expr, top: int,
+          name: str) -> Expr:
     """``expr`` when ``flag`` holds, else 0 (``expr`` lies in ``0…top``)."""
     if flag is False:
         return 0
@@ -126,7 +126,7 @@ def gated(model: cp_model.CpModel, flag: Lit, expr: cp_model.LinearExprT, top: i
     return var
 
 
-def at_least(model: cp_model.CpModel, expr: cp_model.LinearExprT, threshold: int,
+def at_least(model: cp_model.CpModel, expr: Expr, threshold: int,
              most: int | None, name: str) -> Lit:
     """A literal for ``expr >= threshold``, where ``expr`` lies in ``0…most`` (``most``
     None: no upper bound known, only a threshold of at most 0 folds)."""

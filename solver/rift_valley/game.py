@@ -131,5 +131,28 @@ class RiftValley:
     def horizon_text(self, horizon: int | None) -> str:
         return "any draws" if horizon is None else f"{horizon} draws"
 
+    # ---- game records: none (``apply`` is not among the options, so the drivers refuse
+    # a Rift Valley record before asking for any of these)
+    def load_position(self, path: Path) -> Any:
+        raise NotImplementedError("Rift Valley has no game records")
+
+    def inline_position(self, table: Mapping[str, Any], text: str, path: Path) -> Any:
+        raise NotImplementedError("Rift Valley has no game records")
+
+    def to_move(self, position: Any) -> str:
+        raise NotImplementedError("Rift Valley has no game records")
+
+    def game_over(self, position: Any) -> str | None:
+        raise NotImplementedError("Rift Valley has no game records")
+
+    def parse_turn(self, position: Any, text: str) -> Any:
+        raise NotImplementedError("Rift Valley has no game records")
+
+    def format_turn(self, position: Any, turn: Any) -> str:
+        raise NotImplementedError("Rift Valley has no game records")
+
+    def play_turn(self, position: Any, turn: Any) -> Any:
+        raise NotImplementedError("Rift Valley has no game records")
+
 
 GAME = RiftValley()
