@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 
 from rich.console import Console, ConsoleOptions
 from rich.measure import Measurement
+from rich.style import Style
 from rich.text import Text
 
 
@@ -19,7 +20,7 @@ class Entries:
     """``entries`` joined by ``separator`` on as few lines as the width allows."""
 
     def __init__(self, entries: Sequence[Text | str], separator: str = "  ",
-                 style: str = "") -> None:
+                 style: str | Style = "") -> None:
         self.entries = [Text(e, style=style) if isinstance(e, str) else e for e in entries]
         self.separator = Text(separator, style=style)
 

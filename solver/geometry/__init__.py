@@ -3,7 +3,7 @@ cell names, bitboards of cells."""
 
 from solver.geometry.bitboard import bits, mask_of
 from solver.geometry.hexgrid import HEX_DIRECTIONS, HexGrid
-from solver.geometry.lattice import Lattice
+from solver.geometry.lattice import Lattice, cell_at
 from solver.geometry.names import cell_name, column_index, column_name, parse_cell
 from solver.geometry.squaregrid import SQUARE_DIRECTIONS, SquareGrid
 
@@ -14,6 +14,7 @@ __all__ = [
     "Lattice",
     "SquareGrid",
     "bits",
+    "cell_at",
     "cell_name",
     "column_index",
     "column_name",

@@ -55,3 +55,12 @@ class Lattice(Protocol):
 
     def step(self, cell: int, direction: int) -> int | None:
         """The neighbour of ``cell`` in direction ``direction``, or None off the board."""
+
+
+def cell_at(grid: Lattice, row: int, col: int) -> int:
+    """The cell of ``grid`` at ``(row, col)``, which must be one (ValueError if not): for
+    coordinates known to lie on the board."""
+    found = grid.index(row, col)
+    if found is None:
+        raise ValueError(f"no cell at row {row}, column {col}")
+    return found

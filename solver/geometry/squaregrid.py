@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from solver.geometry.lattice import cell_at
 from solver.geometry.names import cell_name, parse_cell
 
 SQUARE_DIRECTIONS: tuple[str, ...] = ("N", "E", "S", "W")
@@ -95,6 +96,12 @@ class SquareGrid:
                 per_dir.append(tuple(ray))
             out.append(tuple(per_dir))
         return tuple(out)
+
+    def corners(self, a: int, b: int) -> tuple[int, int]:
+        """The other two corners of the rectangle ``a`` and ``b`` span: the cell in
+        ``a``'s row and ``b``'s column, then the one in ``b``'s row and ``a``'s column."""
+        (ra, ca), (rb, cb) = self.coords[a], self.coords[b]
+        return cell_at(self, ra, cb), cell_at(self, rb, ca)
 
     def segment(self, a: int, b: int) -> tuple[int, ...] | None:
         """Cells from ``a`` to ``b`` inclusive when they share a row or column, else None."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from solver.geometry import SquareGrid
+from solver.geometry import SquareGrid, cell_at
 from solver.rift_valley.position import (
     AREA_COUNT,
     ELEPHANT,
@@ -58,10 +58,10 @@ def _l_rift(grid: SquareGrid, rng: random.Random) -> list[tuple[int, str]]:
     down = rng.randint(2, max(2, grid.rows // 4))
     row = rng.randrange(down, grid.rows - down)
     col = rng.randrange(0, grid.cols - across)
-    cells = [(grid.index(row, col + i), RIFT_WE) for i in range(across)]
+    cells = [(cell_at(grid, row, col + i), RIFT_WE) for i in range(across)]
     step = rng.choice((-1, 1))
     corner_col = col + across - 1
-    cells += [(grid.index(row + step * i, corner_col), RIFT_NS) for i in range(1, down + 1)]
+    cells += [(cell_at(grid, row + step * i, corner_col), RIFT_NS) for i in range(1, down + 1)]
     return cells
 
 

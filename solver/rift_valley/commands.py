@@ -24,7 +24,7 @@ from solver.rift_valley.position import COLOURS, Position
 from solver.rift_valley.rules import DEFAULT_RULES, MAX_PLAYERS, MIN_PLAYERS, Rules
 from solver.rift_valley.solve import Answer, solve_max_score
 from solver.rift_valley.view import PLAYER_FG, render_board
-from solver.tomlfile import keyed
+from solver.tomlfile import Solution, keyed
 
 
 def load(file: Path, rules: Rules = DEFAULT_RULES) -> Position:
@@ -63,7 +63,7 @@ def show(file: Path, screen: Screen) -> int:
         return 0
     screen.print(f"claimed solution: value {solution.value}, draws "
                  + (", ".join(solution.line) or "none"))
-    draws, final, value, message = _replay_solution(file, position, DEFAULT_RULES)
+    draws, final, value, message = _replay_solution(file, position, solution, DEFAULT_RULES)
     if final is None:
         screen.print(f"[bold red]engine: the draws are illegal[/]: {escape(message)}")
         return 1
@@ -75,9 +75,9 @@ def show(file: Path, screen: Screen) -> int:
     return 0
 
 
-def _replay_solution(file: Path, position: Position, rules: Rules):
-    """``(draws, final position or None if illegal, engine score, message)`` of [solution]."""
-    solution = position.solution
+def _replay_solution(file: Path, position: Position, solution: Solution, rules: Rules):
+    """``(draws, final position or None if illegal, engine score, message)`` of
+    ``solution`` (the position's [solution])."""
     draws = []
     for number, text in enumerate(solution.line, start=1):
         try:
@@ -98,7 +98,7 @@ def verify(file: Path, as_json: bool, screen: Screen, rules: Rules = DEFAULT_RUL
     solution = position.solution
     if solution is None:
         raise InputError("no [solution] table to verify", path=file)
-    draws, final, value, message = _replay_solution(file, position, rules)
+    draws, final, value, message = _replay_solution(file, position, solution, rules)
     ok = final is not None and value == solution.value
     if final is not None and not ok:
         message = f"the solution claims {solution.value}, the engine scores {value}"

@@ -27,9 +27,9 @@ from solver.rift_valley.position import (
     Board,
     Elements,
     Position,
-    Solution,
 )
 from solver.tomlfile import (
+    Solution,
     board_text_line,
     check_keys,
     load_toml,

@@ -91,7 +91,7 @@ def answer_scene(position: Position, draws: list[Draw], after: Position) -> Scen
 def _ground(position: Position) -> Scene:
     board, grid = position.board, position.grid
     scene = Scene(grid, TITLE, question=question(position))
-    first = {}
+    first: dict[int, int] = {}
     for cell, area in enumerate(board.areas):
         first.setdefault(area, cell)
     owner = player(position.rift_owner)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import Any
 
 from solver.geometry import SquareGrid
 from solver.tomlfile import Solution
@@ -137,6 +138,6 @@ class Position:
         ordered = tuple((c, merged[c]) for c in COLOURS if c in merged and merged[c])
         return replace(self, elements=ordered)
 
-    def replace(self, **changes: object) -> Position:
+    def replace(self, **changes: Any) -> Position:
         """A copy with some fields changed (``dataclasses.replace``)."""
         return replace(self, **changes)

@@ -30,12 +30,11 @@ from solver.rift_valley.position import (
     MAX_BOARD_COLS,
     MAX_BOARD_ROWS,
     Position,
-    Solution,
     Trail,
 )
 from solver.rift_valley.rules import MAX_PLAYERS, MIN_PLAYERS
 from solver.rift_valley.uniqueness import check_unique
-from solver.tomlfile import SEEDS, check_numbers
+from solver.tomlfile import SEEDS, Solution, check_numbers
 
 RECIPE_KEYS = ("board", "random_board", "rows", "cols", "players", "rounds", "seed", "draws",
                "player")
@@ -63,6 +62,7 @@ def game_prefix(start: Position, colours: tuple[str, ...], rounds: int,
         draws = list(legal_draws(position, colour, first=first))
         if draws:
             draw = random_policy(position, colour, draws, False, rng)
+            assert draw is not None, "a player that may not pass draws"
             position = apply_draw(position, colour, draw, first=first)
     return position
 
@@ -134,9 +134,9 @@ def _options(position: Position, colour: str) -> list[tuple[Draw, ...]]:
                 if draw_problem(after, colour, second) is not None:
                     continue
                 both = apply_draw(after, colour, second)
-                trail = DrawTrail(Trail(stop.cell, far))
-                if draw_problem(both, colour, trail) is None:
-                    options.append((stop, second, trail))
+                joined = DrawTrail(Trail(stop.cell, far))
+                if draw_problem(both, colour, joined) is None:
+                    options.append((stop, second, joined))
     return options
 
 
@@ -253,6 +253,8 @@ def make_puzzle(seed: int, kind: str, turns: int) -> Made | None:
               f"before {base}, the greedy player reaches {greedy} of {checked.value}\n")
     text = header + write_position(posed)
     check = parse_position(text)
+    if check.solution is None:
+        raise AssertionError(f"generated file lost its [solution] (seed {seed})")
     final = play_draws(check, [parse_draw(d, check.grid) for d in check.solution.line])
     if score(final, check.player).total != checked.value:
         raise AssertionError(f"generated file fails verification (seed {seed})")

@@ -96,6 +96,7 @@ def solve_max_score(position: Position, draws: int | None = None,
     if result.interrupted and not result.feasible:
         raise Interrupted()  # Ctrl-C before any draws were found: no answer
     if result.feasible:
+        assert result.objective is not None and result.bound is not None, "a solution's value"
         chosen = tuple(built.draws(solver))
         value = round(result.objective)
         bound = round(result.bound)

@@ -71,6 +71,7 @@ def check_unique(position: Position, params: SolveParams | None = None,
     if checked is None:
         return None
     first, second = checked.stages
+    assert first.objective is not None, "an optimal solve of an objective has its value"
     stats = {"branches": first.stats["branches"] + second.stats["branches"],
              "conflicts": first.stats["conflicts"] + second.stats["conflicts"],
              "wall_s": round(first.wall_s + second.wall_s + checked.check.wall_s, 3)}

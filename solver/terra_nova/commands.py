@@ -29,7 +29,7 @@ from solver.terra_nova.fileformat import GAME, read_position, write_position
 from solver.terra_nova.notation import Move, Stone, Turn, format_turn, parse_line
 from solver.terra_nova.position import Position
 from solver.terra_nova.view import render_position
-from solver.tomlfile import atomic_write_text, keyed
+from solver.tomlfile import Solution, atomic_write_text, keyed
 
 
 def load(file: Path) -> Position:
@@ -58,27 +58,27 @@ def show(file: Path, screen: Screen) -> int:
         details = [p.kind] + [f"{k} {v}" for k, v in (("turns", p.turns),
                               ("objective", p.objective), ("target", p.target)) if v is not None]
         screen.print("puzzle: " + ", ".join(details))
-    legal = position.solution is None or _show_solution(file, position, screen)
+    legal = position.solution is None or _show_solution(file, position, position.solution,
+                                                        screen)
     if engine.game_over(position):
         screen.print("[italic]the game is over in this position[/]")
     return 0 if legal else 1
 
 
-def _claimed_line(file: Path, position: Position) -> list[Turn]:
+def _claimed_line(file: Path, position: Position, solution: Solution) -> list[Turn]:
     """The file's [solution] line parsed; one that does not parse is bad input whose place
     starts with ``[solution] line``."""
     try:
-        return parse_line(position.solution.line, position.grid)
+        return parse_line(solution.line, position.grid)
     except InputError as exc:
         raise InputError(exc.message, path=file,
                          place=f"[solution] line, {exc.place}" if exc.place else None) from None
 
 
-def _show_solution(file: Path, position: Position, screen: Screen) -> bool:
-    """Print the claimed solution and what the engine makes of it; False when it does
-    not hold."""
-    solution = position.solution
-    line = _claimed_line(file, position)
+def _show_solution(file: Path, position: Position, solution: Solution, screen: Screen) -> bool:
+    """Print the claimed ``solution`` (the position's) and what the engine makes of it;
+    False when it does not hold."""
+    line = _claimed_line(file, position, solution)
     screen.print(f"claimed solution: value {solution.value}, line "
                  + " / ".join(format_turn(t, position.grid) for t in line))
     try:
@@ -176,7 +176,7 @@ def solve(file: Path, turns: int | None, params: SolveParams, as_json: bool,
     with _located(file):
         position = read_position(file)
         if position.solution is not None:
-            _claimed_line(file, position)
+            _claimed_line(file, position, position.solution)
         with screen.status("solving…") as status:
             answer = library.solve_puzzle(position, turns, params,
                                           progress=lambda text: status.update(f"solving: {text}"))
@@ -249,7 +249,7 @@ def verify(file: Path, as_json: bool, screen: Screen) -> int:
     with _located(file):
         position = read_position(file)
         if position.solution is not None:
-            _claimed_line(file, position)
+            _claimed_line(file, position, position.solution)
         verdict = library.verify_solution(position)
     if as_json:
         puzzle = position.puzzle

@@ -30,9 +30,9 @@ from solver.terra_nova.position import (
     Board,
     Position,
     Puzzle,
-    Solution,
 )
 from solver.tomlfile import (
+    Solution,
     board_text_line,
     check_keys,
     load_toml,
@@ -165,7 +165,7 @@ def _read_board(
             if len(token) != 2:
                 raise InputError(f"bad token {token!r}: two characters, landscape then content",
                                  path=path, place=where)
-            letter, content = token
+            letter, content = token[0], token[1]
             if not ("a" <= letter <= "z"):
                 raise InputError(f"bad landscape {letter!r} in {token!r}: use a lowercase letter",
                                  path=path, place=where)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import Any
 
 from solver.geometry import HexGrid
 from solver.tomlfile import Solution
@@ -133,6 +134,6 @@ class Position:
         """Colour → points."""
         return dict(zip(self.players, self.scores, strict=True))
 
-    def replace(self, **changes: object) -> Position:
+    def replace(self, **changes: Any) -> Position:
         """A copy with some fields changed (``dataclasses.replace``)."""
         return replace(self, **changes)

@@ -16,7 +16,7 @@ from typing import Any
 
 from solver.cpsat import SolveParams
 from solver.errors import InputError
-from solver.geometry import HexGrid
+from solver.geometry import HexGrid, cell_at
 from solver.paths import REPO_ROOT
 from solver.protocol import Made
 from solver.terra_nova.engine import exhaustive
@@ -32,11 +32,10 @@ from solver.terra_nova.position import (
     Board,
     Position,
     Puzzle,
-    Solution,
 )
 from solver.terra_nova.solve import solve_puzzle, verify_solution
 from solver.terra_nova.uniqueness import Checked, check_unique, engine_finals
-from solver.tomlfile import SEEDS, check_numbers
+from solver.tomlfile import SEEDS, Solution, check_numbers
 
 FULL_BOARD = Path("positions/terra-nova/board-2006.toml")
 """The full-size board, relative to the repository."""
@@ -67,7 +66,7 @@ def crop_board(board: Board, rows: int, cols: int, top: int = 0, left: int = 0) 
     mask = [[grid.index(r, c) is not None for c in range(left, right)]
             for r in range(top, bottom)]
     small = HexGrid.from_mask(mask)
-    landscape = tuple(board.landscape[grid.index(r + top, c + left)]
+    landscape = tuple(board.landscape[cell_at(grid, r + top, c + left)]
                       for r, c in (small.coords[i] for i in range(small.size)))
     used = set(landscape)
     names = tuple((k, v) for k, v in board.names if k in used)
@@ -284,6 +283,10 @@ def candidate_position(seed: int, kind: str, root: Path, turns: int = 2) -> Posi
     """The seeded candidate position for a puzzle of ``kind`` over ``turns`` turns: setup
     plus greedy play (min-turns and 3-turn closings on :data:`SMALL_WINDOWS`)."""
     rng = random.Random(seed)
+    rows: int | None
+    cols: int | None
+    pieces: int | None
+    recipe: dict[str, int | None]
     if kind == "min-turns" or (kind == "closing" and turns >= ENGINE_PROVEN_TURNS):
         rows, cols, top, left = rng.choice(SMALL_WINDOWS)
         recipe = {"rows": rows, "cols": cols, "top": top, "left": left, "players": 2,

@@ -62,9 +62,7 @@ def render_position(position: Position, highlight: Iterable[int] = frozenset()) 
     lines = board_lines(position.grid, CELL,
                         lambda i: Text(*_cell(position, i, colours, i in marked)),
                         label_style=LABEL, shift_odd_rows=True)
-    lines.append(_legend(position, colours))
-    lines.append(status_line(position))
-    return Group(*lines)
+    return Group(*lines, _legend(position, colours), status_line(position))
 
 
 def _cell(position: Position, i: int, colours: dict[str, str], marked: bool) -> tuple[str, Style]:

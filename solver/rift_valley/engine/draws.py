@@ -126,10 +126,12 @@ def trail_problem(position: Position, occ: Occupancy, colour: str, trail: Trail)
         if occ.stops.get(end) != colour:
             return f"a trail joins two {colour} stops; {grid.name(end)} is not one"
     points = trail.waypoints()
-    legs = [grid.segment(a, b) for a, b in zip(points, points[1:], strict=False)]
+    segments = [grid.segment(a, b) for a, b in zip(points, points[1:], strict=False)]
+    legs = [leg for leg in segments if leg is not None]
     (rs, cs), (re_, ce) = grid.coords[trail.start], grid.coords[trail.end]
     bent = trail.corner is not None and (rs == re_ or cs == ce)
-    if trail.start == trail.end or None in legs or bent or any(len(leg) < 2 for leg in legs):
+    if (trail.start == trail.end or len(legs) < len(segments) or bent
+            or any(len(leg) < 2 for leg in legs)):
         return "a trail is straight or an L with one 90° bend between two different stops"
     for (a, b), leg in zip(zip(points, points[1:], strict=False), legs, strict=True):
         vertical = grid.coords[a][1] == grid.coords[b][1]
@@ -195,8 +197,7 @@ def _trail_shapes(position: Position, a: int, b: int) -> list[Trail]:
     (ra, ca), (rb, cb) = grid.coords[a], grid.coords[b]
     if ra == rb or ca == cb:
         return [Trail(a, b)]
-    corners = sorted((grid.index(ra, cb), grid.index(rb, ca)))
-    return [Trail(a, b, corner) for corner in corners]
+    return [Trail(a, b, corner) for corner in sorted(grid.corners(a, b))]
 
 
 def legal_draws(position: Position, colour: str, rules: Rules = DEFAULT_RULES,

@@ -167,8 +167,7 @@ class _Search:
                 if ra == rb or ca == cb:
                     shapes = [Trail(a, b)]
                 else:
-                    corners = sorted((grid.index(ra, cb), grid.index(rb, ca)))
-                    shapes = [Trail(a, b, c) for c in corners]
+                    shapes = [Trail(a, b, c) for c in sorted(grid.corners(a, b))]
                 for trail in shapes:
                     if trail_problem(position, probe, self.colour, trail) is not None:
                         continue
@@ -276,12 +275,13 @@ class _Search:
         for s in bits(new_stops):
             blocked_new |= self.orth[s]
         rows = self.rows
-        gain = bound = None
+        gain: int | None = None
+        bound = 0  # the bound for ``gain``, set with the first candidate
         for index in self._affordable(start, stops, left):
             cand_gain, interior, ends, animals, animal_points, value = rows[index]
             if cand_gain != gain:
                 gain = cand_gain
-                bound = self._bound(fixed, left, gain, stop_count, near, uncovered)
+                bound = self._bound(fixed, left, cand_gain, stop_count, near, uncovered)
             if bound <= self.best_value:
                 return  # candidates are sorted by gain bound: no later one does better
             if interior & taken:
@@ -296,7 +296,7 @@ class _Search:
             # remaining draws can add with later (no better) candidates.
             fresh = (self._animal_points(animals & ~covered) if animals & covered
                      else animal_points)
-            if self._bound(fixed + gain, left - 1 - added, gain, stop_count + added,
+            if self._bound(fixed + cand_gain, left - 1 - added, cand_gain, stop_count + added,
                            near + added, uncovered - fresh) <= self.best_value:
                 continue
             self._dfs(index + 1, chosen + (self.candidates[index],), used + 1 + added,

@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 
 from ortools.sat.python import cp_model
 
-from solver.cpsat.constraints import not_adjacent
+from solver.cpsat.constraints import Expr, not_adjacent
 from solver.rift_valley.model.candidates import (
     Candidates,
     area_score,
@@ -59,7 +59,7 @@ class MaxScoreModel:
     tent: dict[int, cp_model.IntVar]
     safe_stops: tuple[int, ...]
     first_stop_rule: bool
-    objective: cp_model.LinearExpr
+    objective: Expr
 
     def draws(self, solver: cp_model.CpSolver) -> list[Draw]:
         """The chosen elements in a legal drawing order.
@@ -143,7 +143,7 @@ def build_model(position: Position, draws: int | None, stops_block_all_colours: 
     safe_stops = tuple(c for c in cand.stop_cells if c in safe)
     _new_stops_connected(model, stop, conn, safe_stops, position.first_stop_rule)
 
-    score: list[cp_model.LinearExprT] = []
+    score: list[Expr] = []
     score.append(sum(area_score(position, t.cells(grid)) for t in own.trails))
     score.append(cp_model.LinearExpr.weighted_sum(trail, [t.areas for t in cand.trails]))
     score.append(_animals(model, position, own_trail_cells, cand, trail))
@@ -226,7 +226,7 @@ def _new_stops_connected(model: cp_model.CpModel, stop: dict, conn: dict,
 
 
 def _animals(model: cp_model.CpModel, position: Position, own_trail_cells: set[int],
-             cand: Candidates, trail: list) -> cp_model.LinearExprT:
+             cand: Candidates, trail: list) -> Expr:
     """Animal points: ``adj[a]`` may be 1 only if some drawn trail has a cell beside ``a``.
 
     The bound counts each trail once, however many of its cells (end stops
@@ -238,13 +238,13 @@ def _animals(model: cp_model.CpModel, position: Position, own_trail_cells: set[i
     grid, board = position.grid, position.board
     touching: dict[int, list] = {a: [] for a in board.animal_cells}
     for cand_trail, var in zip(cand.trails, trail, strict=True):
-        near = set()
+        near: set[int] = set()
         for c in cand_trail.cells():
             near.update(grid.touching[c])
         for a in sorted(near):
             if a in touching:
                 touching[a].append(var)
-    terms: list[cp_model.LinearExprT] = []
+    terms: list[Expr] = []
     for a in board.animal_cells:
         points = ANIMAL_POINTS[board.terrain[a]]
         if any(nb in own_trail_cells for nb in grid.touching[a]):
@@ -259,7 +259,7 @@ def _animals(model: cp_model.CpModel, position: Position, own_trail_cells: set[i
 
 
 def _tents(model: cp_model.CpModel, position: Position, tent: dict, conn: dict,
-           max_new_tents: int) -> tuple[cp_model.LinearExprT, list[cp_model.IntVar]]:
+           max_new_tents: int) -> tuple[Expr, list[cp_model.IntVar]]:
     """Tent points: ``near[t, s]`` may be 1 only if tent ``t`` is drawn and stop ``s`` connected.
 
     Redundant cut: two orthogonally adjacent cells around a tent never both hold
@@ -282,7 +282,7 @@ def _tents(model: cp_model.CpModel, position: Position, tent: dict, conn: dict,
     around: dict[int, list] = {}
     true = model.new_constant(1)
     tents = [(t, true) for t in sorted(position.of(position.player).tents)] + list(tent.items())
-    terms: list[cp_model.LinearExprT] = []
+    terms: list[Expr] = []
     pairs: list[cp_model.IntVar] = []
     for t, lit in tents:
         near = {}

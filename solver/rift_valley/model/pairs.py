@@ -76,9 +76,9 @@ def _canonical(cells: Cells) -> Cells:
 
 def tent_groups(k: int) -> list[Cells]:
     """Every tent group of ``k`` cells once: linked by steps of at most 2 in each direction."""
-    level = {((0, 0),)}
+    level: set[Cells] = {((0, 0),)}
     for _ in range(k - 1):
-        grown = set()
+        grown: set[Cells] = set()
         for cells in level:
             taken = set(cells)
             for r, c in cells:
@@ -116,10 +116,10 @@ def best_stops(tents: Cells) -> list[int]:
                 if w and not above and not left:
                     _merge(grown, ((state << 1) | 1) & mask, [0] + [b + w for b in best])
             states = grown
-    best: list[int] = [0]
+    most: list[int] = [0]
     for values in states.values():
-        _raise(best, values)
-    return best
+        _raise(most, values)
+    return most
 
 
 def _weights(tents: Cells) -> dict[tuple[int, int], int]:

@@ -99,6 +99,7 @@ class OneTurnSearch:
             s.undo_move(*move, token)
         if self.best is None:
             self._consider(())
+        assert self.best is not None, "the pass was considered"
         return self.best, self.line
 
     def _consider(self, done: tuple) -> None:
@@ -134,9 +135,9 @@ class OneTurnSearch:
                 break
         for stone in s.stone_targets():
             had = True
-            token = s.do_stone(stone)
+            stone_token = s.do_stone(stone)
             self._node(depth + 1, done + (stone,))
-            s.undo_stone(stone, token)
+            s.undo_stone(stone, stone_token)
         if not had and not s.returned():
             self._consider(done)
 
@@ -164,6 +165,7 @@ def best_closing(position: Position, turns: int | None, objective: str = "max-po
     seconds or ``node_cap`` search nodes.
     """
     clock = SearchClock(time_cap, node_cap)
+    key: tuple[int, ...]
     if objective == "max-points":
         if turns is None or turns < 1:
             raise PuzzleError("a max-points closing puzzle needs turns >= 1")
@@ -211,8 +213,8 @@ class _MaxPoints:
             return self.memo[memo_key]
         state = self._state(snap)
         if turns == 1:
-            rank, line = OneTurnSearch(state, self.clock, count_actions=True).run()
-            result = (rank, [line])
+            rank, turn = OneTurnSearch(state, self.clock, count_actions=True).run()
+            result = (rank, [turn])
         else:
             successors: dict[Snapshot, tuple[tuple, tuple]] = {}
             gains = state.gains
@@ -229,6 +231,7 @@ class _MaxPoints:
                 total = tuple(a + b for a, b in zip(rank, sub_rank, strict=True))
                 if best is None or total > best:
                     best, line = total, [acts, *sub_line]
+            assert best is not None, "every position has a turn, if only the pass"
             result = (best, line)
         self.memo[memo_key] = result
         return result

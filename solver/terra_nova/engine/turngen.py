@@ -132,9 +132,9 @@ class TurnState:
         regions = self.regions_at(stone)
         if not regions:
             return None
+        removed: list[tuple[int, int]] = []  # (cell, its occupant code)
         token = (tuple(self.pieces), list(self.my_cells), [e[:] for e in self.moved],
-                 list(self.gains), [])
-        removed = token[4]
+                 list(self.gains), removed)
         cell, pieces, gains = self.cell, self.pieces, self.gains
         for region in regions:
             counts = [(bb & region.mask).bit_count() for bb in pieces]
@@ -282,9 +282,9 @@ class TurnState:
                 self.undo_move(src, dst, token)
             for s in self.stone_targets():
                 had = True
-                token = self.do_stone(s)
+                stone_token = self.do_stone(s)
                 yield from self._continue(depth + 1, done + (s,))
-                self.undo_stone(s, token)
+                self.undo_stone(s, stone_token)
             if had:
                 return
         if not self.returned():
@@ -337,9 +337,9 @@ class TurnState:
             self.undo_move(src, dst, token)
         for s in self.stone_targets():
             had = True
-            token = self.do_stone(s)
-            self._perft_leaf(lists if token is None else {}, bit[s])
-            self.undo_stone(s, token)
+            stone_token = self.do_stone(s)
+            self._perft_leaf(lists if stone_token is None else {}, bit[s])
+            self.undo_stone(s, stone_token)
         if not had and not self.returned():
             self._count += 1
             self._record()

@@ -250,7 +250,7 @@ class Geometry:
     @cached_property
     def stone_cells(self) -> tuple[int, ...]:
         """Cells where a stone can be placed at some step of the horizon, ascending."""
-        cells = set()
+        cells: set[int] = set()
         for s in range(self.steps):
             cells.update(self.stone_cells_at(s))
         return tuple(sorted(cells))
