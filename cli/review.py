@@ -7,8 +7,9 @@ on standard error, the table (80 columns), ``--json``, ``--plot`` and ``--sheet`
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich import box
@@ -20,6 +21,9 @@ from cli.cluster import note_ran_on, scheduler_option
 from cli.console import SCREEN, err, print_json, user_errors
 from solver.cpsat import SEED_MAX, SEED_MIN, default_workers
 from solver.errors import EXIT_INTERRUPTED
+
+if TYPE_CHECKING:
+    from solver.protocol import RoundReview, TurnReview
 
 FILE = click.Path(exists=False, dir_okay=False, path_type=Path)
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -106,17 +110,17 @@ def review(record: Path, worst: int | None, as_json: bool, plot: Path | None,
 def _report(reviewed: Any, worst: int | None, as_json: bool, plot: Path | None,
             sheet: Path | None) -> None:
     """Print the review (or its JSON) and write the plot and the sheet."""
-    from solver.review.report import rows_of, to_json
+    from solver.review.report import to_json
     from solver.review.report import worst as costliest
 
     if as_json:
         print_json(to_json(reviewed))
     else:
         review = reviewed.review
-        shown = costliest(rows_of(reviewed), worst) if worst else None
         if review.turns:
-            SCREEN.print(turn_table(reviewed, shown))
+            SCREEN.print(turn_table(reviewed, costliest(review.turns, worst) if worst else None))
         elif review.rounds:
+            shown = costliest(review.rounds, worst) if worst else None
             SCREEN.print(round_table(reviewed, shown))
             for row in shown if shown is not None else []:
                 SCREEN.print(_round_lines(row))
@@ -163,7 +167,7 @@ def _costliest(count: int, unit: str) -> str:
     return f"the {count} costliest {unit}" + ("s" if count != 1 else "")
 
 
-def turn_table(reviewed: Any, shown: list | None) -> Table:
+def turn_table(reviewed: Any, shown: Sequence[TurnReview] | None) -> Table:
     """The turns (all, or ``shown``: the costliest first) as a table for 80 columns."""
     rows = reviewed.review.turns if shown is None else shown
     table = _table("every turn against the best turn" if shown is None else
@@ -193,7 +197,7 @@ def _threat(row: Any) -> str:
     return f"{own(row.threat_after_played)} / {own(row.threat_after_best)}"
 
 
-def round_table(reviewed: Any, shown: list | None) -> Table:
+def round_table(reviewed: Any, shown: Sequence[RoundReview] | None) -> Table:
     """The rounds (all, or ``shown``) against the plans from their starts."""
     rows = reviewed.review.rounds if shown is None else shown
     table = _table("every round against the best plan from its start" if shown is None

@@ -216,11 +216,15 @@ def disagreements(records: list[Record]) -> list[Record]:
 
 
 def disagreement_text(records: list[Record]) -> str:
-    """One line naming every disagreeing case and the values."""
-    return "; ".join(
-        disagreement(r.case, r.value, r.optimal, r.solvers) if not (r.optimal and r.agree is False)
-        else f"case {r.case}: CP-SAT proved {r.value}, the exhaustive search found "
-             f"{r.exhaustive_value}" for r in records)
+    """One line naming every disagreeing case (of :func:`disagreements`) and the values."""
+    parts = []
+    for r in records:
+        if r.optimal and r.agree is False:
+            parts.append(f"case {r.case}: CP-SAT proved {r.value}, the exhaustive search "
+                         f"found {r.exhaustive_value}")
+        elif (solvers := disagreement(r.case, r.value, r.optimal, r.solvers)) is not None:
+            parts.append(solvers)
+    return "; ".join(parts)
 
 
 def summary(records: list[Record]) -> list[dict[str, Any]]:

@@ -226,7 +226,9 @@ def fill_readme(text: str, name: str, medians: str, cases: str, where: str) -> s
 def _seconds_of(run: dict[str, Any], clock: str) -> float:
     """A run's wall seconds (``clock`` ``wall``) or CPU seconds (``cpu``; wall when the
     run has none)."""
-    return run["cpu_s"] if clock == "cpu" and run.get("cpu_s") is not None else run["seconds"]
+    seconds: float = (run["cpu_s"] if clock == "cpu" and run.get("cpu_s") is not None
+                      else run["seconds"])
+    return seconds
 
 
 def _solver_seconds(run: dict[str, Any] | None, limit: float | None, clock: str) -> str:

@@ -418,8 +418,9 @@ class _Translation:
         hots = [self.one_hot(e, lits, f"{name}_x{k}") for k, e in enumerate(exprs)]
         if table.negated:
             for t, row in enumerate(tuples):
-                cols = [hot.get(v) for hot, v in zip(hots, row, strict=True)]
-                if None not in cols:  # a tuple out of reach needs no row
+                found = [hot.get(v) for hot, v in zip(hots, row, strict=True)]
+                cols = [col for col in found if col is not None]
+                if len(cols) == n:  # a tuple out of reach needs no row
                     self.enforced(Affine(dict.fromkeys(cols, 1)), None, n - 1, lits,
                                   f"{name}_t{t}")
             return

@@ -96,8 +96,8 @@ def mip_text(mip: MipModel, suffix: str, name: str, header: str) -> str:
     """The text of ``mip`` as a ``.mps`` or ``.lp`` file, ``header`` as its first lines."""
     proto = mip_message(mip, name)
     options = pywraplp.ModelExportOptions()
-    body = (pywraplp.ExportModelAsMpsFormat(proto, options) if suffix == ".mps"
-            else pywraplp.ExportModelAsLpFormat(proto, options))
+    body: str = (pywraplp.ExportModelAsMpsFormat(proto, options) if suffix == ".mps"
+                 else pywraplp.ExportModelAsLpFormat(proto, options))
     if not body:
         raise RuntimeError(f"OR-tools could not write the {suffix} file")
     return commented(header, suffix) + body

@@ -10,7 +10,7 @@ from matplotlib.figure import Figure
 from solver.drawing.output import save
 from solver.drawing.palette import player as fill
 from solver.errors import InputError
-from solver.review.report import Row, rows_of
+from solver.review.report import Row, number_of, rows_of
 from solver.review.run import Reviewed
 
 STEP_LABEL = {True: "turn", False: "round"}
@@ -20,13 +20,15 @@ def series(reviewed: Reviewed, colour: str) -> tuple[list[int], list[int], list[
     """``(x, played, best)`` of ``colour``: its turns' (rounds') numbers, its score after
     each as played, and that score plus every loss so far. Rows not reviewed add no
     loss; rounds count only the objective that counts points."""
-    xs, played, best = [], [], []
+    xs: list[int] = []
+    played: list[int] = []
+    best: list[int] = []
     lost = 0
     rows: list[Row] = [r for r in rows_of(reviewed) if r.player == colour
                        and getattr(r, "in_total", True)]
     for row in rows:
         lost += max(0, row.loss or 0)
-        xs.append(getattr(row, "number", None) or getattr(row, "round", 0))
+        xs.append(number_of(row))
         played.append(row.score)
         best.append(row.score + lost)
     return xs, played, best

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from solver.protocol import Best, RoundReview, TurnReview
 from solver.review.run import Reviewed
@@ -30,6 +30,8 @@ class PlayerTotals:
 
 
 Row = TurnReview | RoundReview
+R = TypeVar("R", bound=Row)
+"""One kind of row: turns, or rounds."""
 
 
 def rows_of(reviewed: Reviewed) -> list[Row]:
@@ -37,15 +39,16 @@ def rows_of(reviewed: Reviewed) -> list[Row]:
     return [*reviewed.review.turns, *reviewed.review.rounds]
 
 
-def _key(row: Row) -> int:
+def number_of(row: Row) -> int:
+    """The turn's number, or the round's."""
     return row.number if isinstance(row, TurnReview) else row.round
 
 
-def worst(rows: Sequence[Row], count: int) -> list[Row]:
+def worst(rows: Sequence[R], count: int) -> list[R]:
     """The ``count`` costliest rows that lost points, costliest first (ties: in game
     order)."""
     costly = [row for row in rows if (row.loss or 0) > 0]
-    return sorted(costly, key=lambda row: (-(row.loss or 0), _key(row)))[:count]
+    return sorted(costly, key=lambda row: (-(row.loss or 0), number_of(row)))[:count]
 
 
 def totals(reviewed: Reviewed) -> list[PlayerTotals]:
@@ -56,11 +59,11 @@ def totals(reviewed: Reviewed) -> list[PlayerTotals]:
         mine: list[Row] = [r for r in review.turns if r.player == player]
         mine += [r for r in review.rounds if r.player == player and r.in_total]
         done = [r for r in mine if r.loss is not None]
-        lost = [r for r in done if r.loss > 0]
-        top = max(lost, key=lambda r: (r.loss, -_key(r)), default=None)
-        out.append(PlayerTotals(player, len(done), sum(r.loss for r in lost), len(lost),
-                                None if top is None else _key(top),
-                                0 if top is None else top.loss,
+        lost = [r for r in done if (r.loss or 0) > 0]
+        top = max(lost, key=lambda r: (r.loss or 0, -number_of(r)), default=None)
+        out.append(PlayerTotals(player, len(done), sum(r.loss or 0 for r in lost), len(lost),
+                                None if top is None else number_of(top),
+                                0 if top is None else top.loss or 0,
                                 sum(1 for r in done if r.best is not None
                                     and not r.best.proven)))
     return out
@@ -75,12 +78,12 @@ def _best_json(best: Best | None) -> dict[str, Any] | None:
 
 def _turn_json(row: TurnReview) -> dict[str, Any]:
     best = row.best
-    found = best is not None and bool(best.line)
+    found = best if best is not None and best.line else None
     return {
         "number": row.number, "player": row.player, "played": row.played,
         "played_value": list(row.played_value),
-        "best": best.line[0] if found else None,
-        "best_value": list(best.value) if found else None,
+        "best": found.line[0] if found else None,
+        "best_value": list(found.value) if found else None,
         "loss": row.loss,
         "proven": None if best is None else best.proven,
         "bound": None if best is None else best.bound,

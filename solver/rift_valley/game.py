@@ -6,11 +6,27 @@ games (``boardsat --help``) stays fast.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from solver.protocol import Case, Made, Options, PuzzleModel, Screen, Solved
+from solver.protocol import (
+    Case,
+    GameRecord,
+    Made,
+    Options,
+    PuzzleModel,
+    Review,
+    ReviewTask,
+    RoundReview,
+    Screen,
+    Solved,
+    TurnReview,
+)
+
+if TYPE_CHECKING:
+    from solver.cpsat import SolveParams
+    from solver.drawing.scene import Scene
 
 
 def _rules(options: Options) -> Any:
@@ -131,8 +147,8 @@ class RiftValley:
     def horizon_text(self, horizon: int | None) -> str:
         return "any draws" if horizon is None else f"{horizon} draws"
 
-    # ---- game records: none (``apply`` is not among the options, so the drivers refuse
-    # a Rift Valley record before asking for any of these)
+    # ---- game records and their review: none (``apply`` is not among the options, so the
+    # drivers refuse a Rift Valley record before asking for any of these)
     def load_position(self, path: Path) -> Any:
         raise NotImplementedError("Rift Valley has no game records")
 
@@ -152,6 +168,16 @@ class RiftValley:
         raise NotImplementedError("Rift Valley has no game records")
 
     def play_turn(self, position: Any, turn: Any) -> Any:
+        raise NotImplementedError("Rift Valley has no game records")
+
+    def review_tasks(self, record: GameRecord, params: SolveParams) -> list[ReviewTask]:
+        raise NotImplementedError("Rift Valley has no game records")
+
+    def review_result(self, record: GameRecord, results: Sequence[Any | None]) -> Review:
+        raise NotImplementedError("Rift Valley has no game records")
+
+    def review_pictures(self, record: GameRecord, row: TurnReview | RoundReview
+                        ) -> list[tuple[Scene, str]]:
         raise NotImplementedError("Rift Valley has no game records")
 
 

@@ -53,7 +53,7 @@ def puzzle_model(position: Position, case: Case, params: SolveParams) -> PuzzleM
     kind = "max-points" if case.kind == "closing" else "best-turn"
     horizon = case.turns or 1
     built = line_model(position, kind, horizon, params)
-    goals = ("own points (max)", "points to the other players (min)")
+    goals: tuple[str, ...] = ("own points (max)", "points to the other players (min)")
     if kind == "max-points":
         goals += ("actions (min)",)
         puzzle = f"closing over {horizon} turn{'s' if horizon > 1 else ''}"

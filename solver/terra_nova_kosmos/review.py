@@ -103,10 +103,12 @@ def plan(position: Position, objective: str | None, params: SolveParams) -> Plan
     try:
         if objective is None:
             answer = solve_last_round(position, params)
+            assert isinstance(answer.result, lastround.Result), "a last-round answer"
             figures = {"value": answer.result.value, "others": answer.result.others,
                        "turns": answer.result.turns}
         else:
             answer = solve_best_round(position, params, objective=objective)
+            assert isinstance(answer.result, bestround.Result), "a best-round answer"
             figures = _best_round_figures(answer.result)
     except (InputError, NoAnswer) as exc:
         return Planned(Best((), (), False, None, position.to_move, str(exc)), {})
@@ -140,11 +142,11 @@ def _round_played(record: GameRecord, played: PlayerRound,
     colour = played.player
     if objective == FINAL_SCORE:
         final = final_scores(record.positions[-1])
-        result = lastround.Result(final[colour] - start.player(colour).vp,
-                                  sum(v for c, v in final.items() if c != colour),
-                                  len(played.turns), final)
-        return {"value": result.value, "others": result.others,
-                "turns": result.turns}, final[colour]
+        last = lastround.Result(final[colour] - start.player(colour).vp,
+                                sum(v for c, v in final.items() if c != colour),
+                                len(played.turns), final)
+        return {"value": last.value, "others": last.others,
+                "turns": last.turns}, final[colour]
     given = 0
     after = start
     for index in played.turns:
