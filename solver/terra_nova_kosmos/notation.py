@@ -211,11 +211,13 @@ def format_action(action: Action, grid: HexGrid) -> str:
     name = action.name
     cells = [grid.name(c) for c in action.cells]
     if name in BRIDGE_ACTIONS:
+        assert action.bridge is not None, "a bridge action names its hexes"
         a, b = action.bridge
         return f"{name} {grid.name(a)}-{grid.name(b)}"
     if name == "pass":
         return "pass" + (f" {action.tile}" if action.tile else "")
     if name == "upgrade":
+        assert action.piece is not None, "an upgrade names its piece"
         words = [name, cells[0], action.piece]
         if action.edge is not None:
             words.append("@" + grid.name(action.edge))

@@ -175,9 +175,16 @@ class Position:
         """Cells of ``owner``'s buildings (a colour or ``neutral``), ascending."""
         return self._owned.get(owner, ())
 
+    def building(self, cell: int) -> Building:
+        """The building on ``cell``, where one stands (ValueError where none does)."""
+        found = self.buildings[cell]
+        if found is None:
+            raise ValueError(f"no building on cell {cell}")
+        return found
+
     def count(self, owner: str, kind: str) -> int:
         """Buildings of ``kind`` that ``owner`` has on the map."""
-        return sum(1 for i in self.buildings_of(owner) if self.buildings[i].kind == kind)
+        return sum(1 for i in self.buildings_of(owner) if self.building(i).kind == kind)
 
     def houses_left(self, colour: str) -> int:
         """Houses still on the tableau."""

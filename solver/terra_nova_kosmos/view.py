@@ -9,7 +9,7 @@ The panel lists each player's money, power bowls, shipping, buildings and score.
 
 from __future__ import annotations
 
-from rich.console import Group
+from rich.console import Group, JustifyMethod
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
@@ -76,10 +76,11 @@ def _legend() -> Text:
 def render_panel(position: Position) -> Table:
     """One row per player: faction, VP, money, power bowls, shipping, pieces, tiles."""
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    for column, justify in (("player", "left"), ("VP", "right"), ("$", "right"),
-                            ("power", "center"), ("ship", "right"), ("h/K/P", "center"),
-                            ("brg", "right"), ("towns", "right"), ("bonus", "left"),
-                            ("", "left")):
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
+        ("player", "left"), ("VP", "right"), ("$", "right"), ("power", "center"),
+        ("ship", "right"), ("h/K/P", "center"), ("brg", "right"), ("towns", "right"),
+        ("bonus", "left"), ("", "left"))
+    for column, justify in columns:
         table.add_column(column, justify=justify)
     for player, faction in zip(position.players, position.factions, strict=True):
         colour = player.colour

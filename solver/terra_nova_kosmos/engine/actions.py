@@ -9,6 +9,7 @@ by :mod:`solver.terra_nova_kosmos.engine.rounds`.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from solver.errors import InputError
 from solver.terra_nova_kosmos.engine import board as topo
@@ -77,7 +78,7 @@ def _player(position: Position, colour: str) -> Player:
     return position.player(colour)
 
 
-def _update(position: Position, colour: str, **changes: object) -> Position:
+def _update(position: Position, colour: str, **changes: Any) -> Position:
     return position.with_player(replace(position.player(colour), **changes))
 
 
@@ -359,7 +360,8 @@ def _ifrit_edge(position: Position, colour: str, cell: int) -> Position:
     return position
 
 
-def _bridge(position: Position, colour: str, bridge: tuple[int, int]) -> Position:
+def _bridge(position: Position, colour: str, bridge: tuple[int, int] | None) -> Position:
+    assert bridge is not None, "a bridge action names its hexes"
     if bridge not in position.board.bridge_spots:
         raise IllegalTurn("not a bridge spot")
     if any(bridge in p.bridges for p in position.players):
@@ -367,7 +369,7 @@ def _bridge(position: Position, colour: str, bridge: tuple[int, int]) -> Positio
     player = _player(position, colour)
     if len(player.bridges) >= BRIDGES:
         raise IllegalTurn(f"{colour} has no bridge left")
-    if not any(position.buildings[c] is not None and position.buildings[c].owner == colour
+    if not any((standing := position.buildings[c]) is not None and standing.owner == colour
                for c in bridge):
         raise IllegalTurn("a bridge needs a building of its builder at one end")
     return _update(position, colour, bridges=tuple(sorted(player.bridges + (bridge,))))
@@ -575,8 +577,8 @@ def _link_town(position: Position, colour: str, river: int) -> tuple[Position, f
     grid = position.grid
     if _player(position, colour).faction != "seebaeren":
         raise IllegalTurn("only the Seebären found towns over the river")
-    around = [c for c in grid.neighbours[river] if position.buildings[c] is not None
-              and position.buildings[c].owner == colour]
+    around = [c for c in grid.neighbours[river]
+              if (standing := position.buildings[c]) is not None and standing.owner == colour]
     links = {(a, b) for a in around for b in around if a < b and b not in grid.neighbours[a]}
     player = _player(position, colour)
     if not links - set(player.links):
@@ -593,14 +595,15 @@ def found_towns(position: Position, towns: tuple[Town, ...]) -> Position:
     """[D25] Found every qualifying tile-less component of ``to_move`` with the tiles named
     (one per component, as many as tiles allow); Seebären river towns on request [D26]."""
     colour = position.to_move
-    river_towns = [t for t in towns if t.at is not None and position.is_river(t.at)]
-    land_towns = [t for t in towns if t not in river_towns]
+    river_towns = [(t.tile, t.at) for t in towns if t.at is not None and position.is_river(t.at)]
+    land_towns = [t for t in towns if t.at is None or not position.is_river(t.at)]
     pending = topo.pending_towns(position, colour)
     tiles = _player(position, colour).town_tiles
     due = min(len(pending), len(tiles))
     if len(land_towns) != due:
         raise IllegalTurn(f"the action founds {due} town(s), the turn names {len(land_towns)}")
     chosen: dict[frozenset[int], Town] = {}
+    group: frozenset[int] | None
     for number, town in enumerate(land_towns):
         if town.at is None:
             if due > 1:
@@ -616,9 +619,9 @@ def found_towns(position: Position, towns: tuple[Town, ...]) -> Position:
     for group, town in chosen.items():
         position = _take_tile(position, colour, town.tile,
                               town.at if town.at is not None else min(group))
-    for town in river_towns:
-        position, _ = _link_town(position, colour, town.at)
-        position = _take_tile(position, colour, town.tile, town.at)
+    for tile, at in river_towns:
+        position, _ = _link_town(position, colour, at)
+        position = _take_tile(position, colour, tile, at)
     return position
 
 

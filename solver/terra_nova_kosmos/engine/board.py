@@ -124,7 +124,7 @@ def town_cells(position: Position, colour: str) -> set[int]:
 
 def town_value(position: Position, cells: Iterable[int]) -> int:
     """Sum of the town values of the buildings on ``cells``."""
-    return sum(TOWN_VALUE[position.buildings[c].kind] for c in cells)
+    return sum(TOWN_VALUE[position.building(c).kind] for c in cells)
 
 
 def town_threshold(position: Position, colour: str) -> int:
@@ -172,5 +172,5 @@ def others_adjacent(position: Position, cell: int, colour: str) -> dict[str, int
 
 def foreign_neighbour(position: Position, cell: int, colour: str) -> bool:
     """True when a building of another faction (neutral included) is adjacent to ``cell``."""
-    return any(position.buildings[nb] is not None and position.buildings[nb].owner != colour
+    return any((standing := position.buildings[nb]) is not None and standing.owner != colour
                for nb in adjacent(position, cell, colour))

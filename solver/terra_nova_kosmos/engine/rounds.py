@@ -100,6 +100,7 @@ def end_round(position: Position) -> Position:
     begins with the start-marker holder (``turn_order = "pass"``: players act in the
     order they passed, the first to pass holding the start marker)."""
     if position.variant == "planer" and position.round == PLANER_ROUND:
+        assert position.neutral is not None, "a Planer game has a neutral colour"
         for _ in range(PLANER_LATER_HOUSES):
             position = _neutral_house(position, position.neutral, None)
     players = tuple(replace(p, specials_used=()) for p in position.players)
