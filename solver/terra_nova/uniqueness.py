@@ -76,7 +76,8 @@ def check_unique(position: Position, turns: int, params: SolveParams | None = No
 
     def replay(solver: cp_model.CpSolver) -> None:
         line = tuple(tm.line(solver))
-        key = (int(solver.value(tm.own_points())), int(solver.value(tm.other_points())))
+        key: tuple[int, ...] = (int(solver.value(tm.own_points())),
+                                int(solver.value(tm.other_points())))
         if turns > 1 or target is not None:
             key += (int(solver.value(tm.actions())),)
         try:
@@ -149,6 +150,7 @@ def engine_finals(position: Position, turns: int, nodes: int = 200_000) -> tuple
                     out |= combined
                     if len(out) > 2:
                         out = set(list(out)[:2])
+            assert best is not None, "every position has a turn, if only the pass"
             result = (best, out)
         memo[(snap, left)] = result
         return result

@@ -32,13 +32,14 @@ This module shares no legality or scoring code with the reference engine.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import combinations, pairwise
 
 from ortools.sat.python import cp_model
 
 from solver.cpsat.constraints import (
+    Expr,
     Lit,
     all_of,
     as_expr,
@@ -51,6 +52,10 @@ from solver.cpsat.constraints import (
 from solver.terra_nova.model.geometry import ACTIONS_PER_TURN, Candidate, Geometry, cells_cap
 from solver.terra_nova.notation import Move, Stone, Turn
 from solver.terra_nova.position import Position
+
+CellVars = dict[int, cp_model.IntVar]
+"""Per cell, one model literal of a step (the move starts there, ends there, a stone goes
+there)."""
 
 MAX_NEW_REGIONS = 3
 """One stone closes at most 3 regions (its 6 neighbours form at most 3 separate arcs)."""
@@ -67,8 +72,8 @@ class RegionScore:
     candidate: int
     step: int
     closes: Lit
-    own_points: cp_model.LinearExprT
-    other_points: list[cp_model.LinearExprT]
+    own_points: Expr
+    other_points: list[Expr]
 
 
 class TurnModel:
@@ -108,7 +113,7 @@ class TurnModel:
     def _bool(self, name: str) -> cp_model.IntVar:
         return self.model.new_bool_var(name)
 
-    def _clause(self, lits: list[Lit]) -> None:
+    def _clause(self, lits: Iterable[Lit]) -> None:
         """Add the clause ``OR lits``, folding Python constants."""
         clause(self.model, lits, self._false)
 
@@ -124,8 +129,8 @@ class TurnModel:
         self.is_move: list[Lit] = []
         self.is_stone: list[Lit] = []
         self.is_none: list[Lit] = []
-        self.src_of: list[dict[int, Lit]] = []
-        self.dst_of: list[dict[int, Lit]] = []
+        self.src_of: list[CellVars] = []
+        self.dst_of: list[CellVars] = []
         self.scores: list[RegionScore] = []
         self._region_vars()
         for s in range(self.steps):
@@ -142,18 +147,18 @@ class TurnModel:
         self.moved: list[dict[int, Lit]] = []
         self.stone: list[dict[int, Lit]] = []
         for tau in range(self.steps + 1):
-            own = {}
-            moved = {}
+            own: dict[int, Lit] = {}
+            moved: dict[int, Lit] = {}
             for c in self.reach:
                 if tau == 0:
                     own[c] = geo.own0[c]
                 elif tau == self.steps and self.open_last_move:
-                    own[c] = None  # set by the last step's _transition
+                    pass  # own[c] is set by the last step's _transition
                 elif geo.own_possible(c, tau):
                     own[c] = self._bool(f"own_{tau}_{c}")
                 else:
                     own[c] = False
-                if (tau % ACTIONS_PER_TURN == 0 or own[c] is False
+                if (tau % ACTIONS_PER_TURN == 0 or own.get(c) is False
                         or not geo.moved_possible(c, tau)):
                     moved[c] = False
                 else:
@@ -163,9 +168,9 @@ class TurnModel:
             self.moved.append(moved)
         # stones: a new literal only after a step where a stone may land on the cell;
         # the first such step's "a stone goes on x" is the stone literal itself
-        current = dict.fromkeys(self.stone_cells, False)
+        current: dict[int, Lit] = dict.fromkeys(self.stone_cells, False)
         self.stone.append(dict(current))
-        self.place: list[dict[int, Lit]] = []
+        self.place: list[CellVars] = []
         for s in range(self.steps):
             nxt = dict(current)
             place = {x: self._bool(f"place_{s}_{x}") for x in geo.stone_cells_at(s)}
@@ -259,7 +264,7 @@ class TurnModel:
         above = at_least(m, own_count, top + 1, most, f"above_{tag}")
         win = all_of(m, [closes, above], f"win_{tag}")
         own_points = value * as_expr(win)
-        other_points = list(zero)
+        other_points: list[Expr] = list(zero)
         if top > 0:
             level = at_least(m, own_count, top, most, f"level_{tag}")
             tie = all_of(m, [closes, all_of(m, [level, negate(above)], f"eq_{tag}")],
@@ -277,7 +282,8 @@ class TurnModel:
     def _step(self, s: int) -> None:
         """Action step ``s``: one move, one stone or nothing, and the state it leads to."""
         if self.open_last_move and s == self.steps - 1:
-            src_of, dst_of = {}, {}
+            src_of: CellVars = {}
+            dst_of: CellVars = {}
             self.src_of.append(src_of)
             self.dst_of.append(dst_of)
         elif self.short_last_move and s == self.steps - 1:
@@ -294,7 +300,7 @@ class TurnModel:
         self.check()
         self._transition(s, src_of, dst_of, removed)
 
-    def _moves(self, s: int) -> tuple[dict[int, Lit], dict[int, Lit]]:
+    def _moves(self, s: int) -> tuple[CellVars, CellVars]:
         """A move: a source, one of six directions, entered cells and a stopping cell.
 
         Every entered cell must be free at that moment. Returns the literals "the
@@ -305,9 +311,9 @@ class TurnModel:
         table = self.grid.neighbour_table
         # never free now: stones, others' pieces, and cells an own piece surely holds
         blocked = [b or own.get(c, False) is True for c, b in enumerate(self.geo.static_block)]
-        enter: dict[tuple[int, int], Lit] = {}
-        starts: dict[int, list[Lit]] = {}
-        stops: dict[int, list[Lit]] = {}
+        enter: dict[tuple[int, int], cp_model.IntVar] = {}
+        starts: dict[int, list[cp_model.IntVar]] = {}
+        stops: dict[int, list[cp_model.IntVar]] = {}
         for d in range(6):
             sources = [a for a in self.reach if own[a] is not False and table[a, d] >= 0
                        and not blocked[int(table[a, d])]]
@@ -339,13 +345,13 @@ class TurnModel:
                     continue  # a path's last cell: entering it is stopping there
                 out = start.get(c, 0) + (ent[c] - stop[c] if c in ent else 0)
                 m.add(ent[nxt] == out)
-        entered: dict[int, list[Lit]] = {}
-        for (_d, c), var in enter.items():
-            entered.setdefault(c, []).append(var)
+        entered: dict[int, list[cp_model.IntVar]] = {}
+        for (_d, c), lit in enter.items():
+            entered.setdefault(c, []).append(lit)
         src_of, dst_of = self._ends_of_move(s, starts, stops, entered)
         return src_of, dst_of
 
-    def _short_moves(self, s: int) -> tuple[dict[int, Lit], dict[int, Lit]]:
+    def _short_moves(self, s: int) -> tuple[CellVars, CellVars]:
         """The horizon's last step's moves, one or two cells long: a move of one cell,
         or of two over a cell an own piece started the turn on.
 
@@ -358,11 +364,11 @@ class TurnModel:
         """
         geo = self.geo
         table = self.grid.neighbour_table
-        starts: dict[int, list[Lit]] = {}
-        stops: dict[int, list[Lit]] = {}
-        entered: dict[int, list[Lit]] = {}
+        starts: dict[int, list[cp_model.IntVar]] = {}
+        stops: dict[int, list[cp_model.IntVar]] = {}
+        entered: dict[int, list[cp_model.IntVar]] = {}
         for a, d, b in self._first_cells(s):
-            paths = [(b,)]
+            paths: list[tuple[int, ...]] = [(b,)]
             if geo.own0[b]:
                 after = int(table[b, d])
                 if after >= 0 and not geo.static_block[after]:
@@ -375,8 +381,9 @@ class TurnModel:
                     entered.setdefault(c, []).append(var)
         return self._ends_of_move(s, starts, stops, entered)
 
-    def _ends_of_move(self, s: int, starts: dict[int, list[Lit]], stops: dict[int, list[Lit]],
-                      entered: dict[int, list[Lit]]) -> tuple[dict[int, Lit], dict[int, Lit]]:
+    def _ends_of_move(self, s: int, starts: dict[int, list[cp_model.IntVar]],
+                      stops: dict[int, list[cp_model.IntVar]],
+                      entered: dict[int, list[cp_model.IntVar]]) -> tuple[CellVars, CellVars]:
         """Step ``s``'s "the move starts on / ends on cell c" literals from its move
         literals by cell (a move starts only where an own piece stands), recorded in
         :attr:`src_of` / :attr:`dst_of`; the cells a move passes must be free."""
@@ -403,10 +410,10 @@ class TurnModel:
                 if b >= 0 and not self.geo.static_block[b]:
                     yield a, d, b
 
-    def _one_of(self, name: str, options: dict[int, list[Lit]]) -> dict[int, Lit]:
+    def _one_of(self, name: str, options: dict[int, list[cp_model.IntVar]]) -> CellVars:
         """Per cell, a literal "one of its (mutually exclusive) move literals holds": the
         literal itself when there is one, else a new one equal to their sum."""
-        out: dict[int, Lit] = {}
+        out: CellVars = {}
         for c in sorted(options):
             lits = options[c]
             if len(lits) == 1:
@@ -417,15 +424,15 @@ class TurnModel:
             out[c] = var
         return out
 
-    def _entered_cells_free(self, s: int, entered: dict[int, list[Lit]]) -> None:
+    def _entered_cells_free(self, s: int, entered: dict[int, list[cp_model.IntVar]]) -> None:
         """Every cell a move enters (``entered``: the move literals by cell) holds no
         piece and no stone at that moment."""
         own = self.own[s]
         for c in sorted(entered):
-            terms = list(entered[c]) + live((own.get(c, False), self._stone_at(s, c)))
+            terms = [*entered[c], *live((own.get(c, False), self._stone_at(s, c)))]
             self.model.add(sum(terms) <= 1)
 
-    def _stones(self, s: int) -> dict[int, Lit]:
+    def _stones(self, s: int) -> CellVars:
         """A stone goes on a free cell next to a piece moved earlier in this turn."""
         m = self.model
         own = self.own[s]
@@ -435,14 +442,14 @@ class TurnModel:
             if own.get(x, False) is not False:
                 m.add_implication(var, ~own[x])
             anchors = live(self.moved[s].get(c, False) for c in self.grid.neighbours[x])
-            self._clause([~var] + anchors)
+            self._clause([~var, *anchors])
             if before is not False:
                 m.add_implication(var, ~before)
                 m.add(self.stone[s + 1][x] == before + var)
         return place
 
-    def _one_action(self, s: int, src_of: dict[int, Lit], dst_of: dict[int, Lit],
-                    place: dict[int, Lit]) -> Lit:
+    def _one_action(self, s: int, src_of: Mapping[int, Lit], dst_of: Mapping[int, Lit],
+                    place: Mapping[int, Lit]) -> Lit:
         """Each step is exactly one of move, stone or none; once a turn is over it stays
         over. Returns the *none* literal."""
         m = self.model
@@ -472,7 +479,8 @@ class TurnModel:
         geo = self.geo
         own = self.own[s]
         for a, _, b in self._first_cells(s):
-            self._clause([~is_none, negate(own[a]), own.get(b, False), self._stone_at(s, b)])
+            self._clause([negate(is_none), negate(own[a]), own.get(b, False),
+                          self._stone_at(s, b)])
         supply_ok = self._supply_ok(s) if s % ACTIONS_PER_TURN > 0 else False
         if supply_ok is False:
             return
@@ -486,10 +494,10 @@ class TurnModel:
                     continue
                 # every free cell next to a possibly moved piece has a stone variable
                 assert x in stoneable
-                self._clause([~is_none, negate(supply_ok), ~mv, own.get(x, False),
+                self._clause([negate(is_none), negate(supply_ok), negate(mv), own.get(x, False),
                               self._stone_at(s, x)])
 
-    def _closings(self, s: int, place: dict[int, Lit]) -> dict[int, Lit]:
+    def _closings(self, s: int, place: Mapping[int, Lit]) -> dict[int, Lit]:
         """Regions closed by this step's stone are scored; own pieces in them are removed.
 
         Returns the literals "the own piece on ``c`` is removed now".
@@ -508,7 +516,7 @@ class TurnModel:
                 continue
             now.append(closes)
             # the stone that closes a region lies on its boundary
-            self._clause([~closes] + [place[b] for b in self.candidates[i].boundary
+            self._clause([negate(closes)] + [place[b] for b in self.candidates[i].boundary
                                       if b in place])
             self.scores.append(self._score(i, s, closes))
             for c in self.candidates[i].cells:
@@ -531,13 +539,13 @@ class TurnModel:
             removed[c] = rem
         return removed
 
-    def _transition(self, s: int, src_of: dict[int, Lit], dst_of: dict[int, Lit],
-                    removed: dict[int, Lit]) -> None:
+    def _transition(self, s: int, src_of: Mapping[int, Lit], dst_of: Mapping[int, Lit],
+                    removed: Mapping[int, Lit]) -> None:
         """The pieces after the step: own - left + arrived - removed; ``moved`` follows."""
         m = self.model
         own, own_next = self.own[s], self.own[s + 1]
         for c in self.reach:
-            nxt = own_next[c]
+            nxt = own_next.get(c)
             if nxt is None:  # after the open last move: the pieces before it, less removed
                 rem = removed.get(c, False)
                 own_next[c] = own[c] if rem is False else self._bool(f"own_{s + 1}_{c}")
@@ -557,9 +565,9 @@ class TurnModel:
                 continue
             # moved' = own' and (moved or arrived now); moved' => own' is in _init_state
             to = dst_of.get(c, False)
-            self._clause([~mv_next, self.moved[s][c], to])
+            self._clause([negate(mv_next), self.moved[s][c], to])
             self._clause([negate(to), mv_next])
-            self._clause([negate(self.moved[s][c]), ~nxt, mv_next])
+            self._clause([negate(self.moved[s][c]), negate(nxt), mv_next])
 
     # ------------------------------------------------------------------ supply
 
@@ -610,7 +618,7 @@ class TurnModel:
                     free.append(self.is_move[end - 1])  # then that piece moves off
                 src, dst = self.src_of[head], self.dst_of[tail]
                 for c in sorted(set(src) & set(dst)):
-                    self._clause(free + [~src[c], ~dst[c],
+                    self._clause(free + [negate(src[c]), negate(dst[c]),
                                          negate(self.own[end].get(c, False))])
 
     def _continues(self, j: int, k: int) -> Lit:
@@ -621,7 +629,7 @@ class TurnModel:
             return False
         m = self.model
         lit = self._bool(f"cont_{j}_{k}")
-        self._clause([~lit] + [dst[c] for c in common])
+        self._clause([~lit, *(dst[c] for c in common)])
         for c in common:
             m.add_bool_or([~dst[c], ~src[c], lit])
             m.add_bool_or([~lit, ~dst[c], src[c]])
@@ -629,22 +637,22 @@ class TurnModel:
 
     # ------------------------------------------------------------------ objective terms
 
-    def own_points(self, turn: int | None = None) -> cp_model.LinearExprT:
+    def own_points(self, turn: int | None = None) -> Expr:
         """Points the player to move gains (in ``turn``, or over all turns)."""
         return sum((sc.own_points for sc in self.scores
                     if turn is None or sc.step // ACTIONS_PER_TURN == turn), 0)
 
-    def other_points(self, turn: int | None = None) -> cp_model.LinearExprT:
+    def other_points(self, turn: int | None = None) -> Expr:
         """Points all other players gain together (in ``turn``, or over all turns)."""
         return sum((sum(sc.other_points, 0) for sc in self.scores
                     if turn is None or sc.step // ACTIONS_PER_TURN == turn), 0)
 
-    def player_points(self, player: str) -> cp_model.LinearExprT:
+    def player_points(self, player: str) -> Expr:
         """Points one other player gains over all turns."""
         j = self.others.index(player)
         return sum((sc.other_points[j] for sc in self.scores), 0)
 
-    def actions(self) -> cp_model.LinearExprT:
+    def actions(self) -> Expr:
         """Number of actions over all turns."""
         return sum(as_expr(a) + as_expr(b)
                    for a, b in zip(self.is_move, self.is_stone, strict=True))
@@ -681,22 +689,23 @@ class TurnModel:
                 out.append(var)
         return out
 
-    def state_vars(self) -> list[cp_model.IntVar | int]:
+    def state_vars(self) -> list[cp_model.IntVar]:
         """The final state: own pieces, stones, which regions holding others' pieces closed,
-        and each player's gain — what a perft 'position' is made of."""
+        and each player's gain — what a perft 'position' is made of (the literals that
+        are not constants: all are variables, none a negation)."""
         end = self.steps
-        out: list = []
+        out: list[cp_model.IntVar] = []
         for c in self.reach:
             lit = self.own[end][c]
-            if lit is not True and lit is not False:
+            if isinstance(lit, cp_model.IntVar):
                 out.append(lit)
         for x in self.stone_cells:
             lit = self.stone[end][x]
-            if lit is not True and lit is not False:
+            if isinstance(lit, cp_model.IntVar):
                 out.append(lit)
         for i, cand in enumerate(self.candidates):
             lit = self.closed[i][end]
-            if any(cand.others) and lit is not False:
+            if any(cand.others) and isinstance(lit, cp_model.IntVar):
                 out.append(lit)
         for expr in [self.own_points()] + [self.player_points(p) for p in self.others]:
             var = self.model.new_int_var(0, 10**6, "gain")
@@ -708,7 +717,7 @@ class TurnModel:
         """The turns of the solution held by ``solver``."""
         turns: list[Turn] = []
         for t in range(self.turns):
-            actions = []
+            actions: list[Move | Stone] = []
             for s in range(ACTIONS_PER_TURN * t, ACTIONS_PER_TURN * (t + 1)):
                 if self._value(solver, self.is_move[s]) and not self.src_of[s]:
                     actions.append(self._last_move(solver, actions))
