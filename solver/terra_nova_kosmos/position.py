@@ -182,6 +182,11 @@ class Position:
             raise ValueError(f"no building on cell {cell}")
         return found
 
+    def owner(self, cell: int) -> str | None:
+        """Whose building stands on ``cell`` (a colour or ``neutral``); None: no building."""
+        found = self.buildings[cell]
+        return None if found is None else found.owner
+
     def count(self, owner: str, kind: str) -> int:
         """Buildings of ``kind`` that ``owner`` has on the map."""
         return sum(1 for i in self.buildings_of(owner) if self.building(i).kind == kind)

@@ -369,8 +369,7 @@ def _bridge(position: Position, colour: str, bridge: tuple[int, int] | None) -> 
     player = _player(position, colour)
     if len(player.bridges) >= BRIDGES:
         raise IllegalTurn(f"{colour} has no bridge left")
-    if not any((standing := position.buildings[c]) is not None and standing.owner == colour
-               for c in bridge):
+    if not any(position.owner(c) == colour for c in bridge):
         raise IllegalTurn("a bridge needs a building of its builder at one end")
     return _update(position, colour, bridges=tuple(sorted(player.bridges + (bridge,))))
 
@@ -577,8 +576,7 @@ def _link_town(position: Position, colour: str, river: int) -> tuple[Position, f
     grid = position.grid
     if _player(position, colour).faction != "seebaeren":
         raise IllegalTurn("only the Seebären found towns over the river")
-    around = [c for c in grid.neighbours[river]
-              if (standing := position.buildings[c]) is not None and standing.owner == colour]
+    around = [c for c in grid.neighbours[river] if position.owner(c) == colour]
     links = {(a, b) for a in around for b in around if a < b and b not in grid.neighbours[a]}
     player = _player(position, colour)
     if not links - set(player.links):

@@ -172,5 +172,4 @@ def others_adjacent(position: Position, cell: int, colour: str) -> dict[str, int
 
 def foreign_neighbour(position: Position, cell: int, colour: str) -> bool:
     """True when a building of another faction (neutral included) is adjacent to ``cell``."""
-    return any((standing := position.buildings[nb]) is not None and standing.owner != colour
-               for nb in adjacent(position, cell, colour))
+    return any(position.owner(nb) not in (None, colour) for nb in adjacent(position, cell, colour))

@@ -24,7 +24,7 @@ aside.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -112,7 +112,8 @@ class _BestRoundBuilder(Builder):
         passing = step.kind["pass"]
         if passing is False:
             return 0
-        takes = {tile: self.bool(f"take_{t}_{tile}") for tile, _ in self.p.bonus_display}
+        takes: dict[str, Lit] = {tile: self.bool(f"take_{t}_{tile}")
+                                 for tile, _ in self.p.bonus_display}
         self.m.add(sum(takes.values()) == passing)
         self.takes[t] = takes
         return sum(coins * takes[tile] for tile, coins in self.p.bonus_display)
@@ -160,9 +161,10 @@ class _BestRoundBuilder(Builder):
         goals += [Goal(given, "min", spans[1]), Goal(turns, "min", spans[2])]
         goal = lexicographic(goals)
         m.maximize(goal.expr)
-        answer = [x for s in self.steps
-                  for d in (s.kind, *s.choices(), s.found, s.tiles) for x in live(d.values())
-                  if x is not True]
+        answer: list[Lit] = []
+        for s in self.steps:
+            tables: list[Mapping[Any, Lit]] = [s.kind, *s.choices(), s.found, s.tiles]
+            answer += [x for d in tables for x in live(d.values()) if x is not True]
         answer += [x for takes in self.takes.values() for x in takes.values()]
         return BestRound(self.p, m, goal, self.goal, self.g, self.steps, self.states,
                          value, points, leftover, given, turns, self.takes, answer, closing)

@@ -59,12 +59,12 @@ class Builder(TownRules, Economy, Ending):
     def initial_state(self) -> State:
         """The position as state 0 (constants)."""
         p, g = self.p, self.g
-        kinds = [p.buildings[c].kind if p.buildings[c] else None for c in g.nodes]
-        house = [k == "house" for k in kinds]
-        kontor = [k == "kontor" for k in kinds]
-        palace = [k == "palace" for k in kinds]
-        built = [k is not None for k in kinds]
-        home = [p.landscape[c] == self.home_letter for c in g.nodes]
+        kinds = [b.kind if (b := p.buildings[c]) else None for c in g.nodes]
+        house: list[Lit] = [k == "house" for k in kinds]
+        kontor: list[Lit] = [k == "kontor" for k in kinds]
+        palace: list[Lit] = [k == "palace" for k in kinds]
+        built: list[Lit] = [k is not None for k in kinds]
+        home: list[Lit] = [p.landscape[c] == self.home_letter for c in g.nodes]
         town_cells = self.initial_towns()
         ship = self.player.shipping
         one, two, three = self.player.power
@@ -115,7 +115,8 @@ class Builder(TownRules, Economy, Ending):
     def step(self, t: int, prev: State) -> tuple[Step, State]:
         """The variables and rules of step ``t`` and the state after it."""
         m = self.m
-        kind = {k: (self.bool(f"{k}_{t}") if self.available(k, prev) else False) for k in KINDS}
+        kind: dict[str, Lit] = {k: (self.bool(f"{k}_{t}") if self.available(k, prev) else False)
+                                for k in KINDS}
         m.add_exactly_one(live(kind.values()))
         passed = self.bool(f"passed_{t}")
         if prev.passed is False:
@@ -153,7 +154,11 @@ class Builder(TownRules, Economy, Ending):
     def cells(self, t: int, step: Step, prev: State) -> State:
         """Per-node effects and the new building state."""
         g, kind, m = self.g, step.kind, self.m
-        house, kontor, palace, built, home = [], [], [], [], []
+        house: list[Lit] = []
+        kontor: list[Lit] = []
+        palace: list[Lit] = []
+        built: list[Lit] = []
+        home: list[Lit] = []
         upgrades_k = possible(kind["upgrade-k"], kind["free-kontor"])
         upgrades_p = possible(kind["upgrade-pl"], kind["upgrade-pr"])
         digs = possible(*(kind[k] for k in DIGS))
@@ -339,12 +344,12 @@ class Builder(TownRules, Economy, Ending):
         lits: list[Lit] = []
         near = set(p.grid.neighbours[cell])
         near |= {b if a == cell else a for a, b in self.mine_bridges if cell in (a, b)}
-        if any(p.buildings[x] is not None and p.buildings[x].owner != self.me for x in near):
+        if any(p.owner(x) not in (None, self.me) for x in near):
             return True
         for s, (a, b) in enumerate(g.spots):
             if cell in (a, b):
                 other = b if a == cell else a
-                if p.buildings[other] is not None and p.buildings[other].owner != self.me:
+                if p.owner(other) not in (None, self.me):
                     lits.append(bridge[s])
         return self.any_of(lits, f"foreign_{i}")
 

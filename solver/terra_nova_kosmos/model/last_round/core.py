@@ -4,6 +4,7 @@ encodings the families share (power gain, range links, the town graph)."""
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable, Sequence
 
 from ortools.sat.python import cp_model
@@ -227,10 +228,10 @@ class Core:
             edges[i].append((j, True))
             edges[j].append((i, True))
         for s, (a, b) in enumerate(g.spots):
-            i, j = g.node(a), g.node(b)
-            if i is not None and j is not None and bridge[s] is not False:
-                edges[i].append((j, bridge[s]))
-                edges[j].append((i, bridge[s]))
+            na, nb = g.node(a), g.node(b)
+            if na is not None and nb is not None and bridge[s] is not False:
+                edges[na].append((nb, bridge[s]))
+                edges[nb].append((na, bridge[s]))
         for (i, j), lit in sorted(state.links.items()):
             if lit is not False:
                 edges[i].append((j, lit))
@@ -254,7 +255,7 @@ class Core:
             weights.append(Weight(extra, n))
         return components(self.m, nxt.built, self.town_edges(nxt), weights, f"set{t}")
 
-    def druid_settlements(self) -> bool:
+    def druid_settlements(self) -> builtins.bool:  # the class's own bool() makes variables
         """Druiden with a left palace (built or still buildable) count settlements."""
         return self.fid == "druiden" and ("left" in self.player.palaces
                                           or self.p.palaces_left(self.me) > 0)

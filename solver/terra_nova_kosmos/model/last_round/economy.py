@@ -113,7 +113,7 @@ class Economy(Core):
             v = m.new_int_var(0, POWER_TOKENS, f"{name}_{t}")
             m.add(v == b)
             out.append(v)
-        nxt.bowls = tuple(out)
+        nxt.bowls = (out[0], out[1], out[2])
         income = PA_MONEY * self.lin([k["pa-money7"]])
         income += TOWN_TILES["t6g5"].money * self.lin([step.tiles.get("t6g5", False)])
         income += self.pass_income(t, step)

@@ -241,13 +241,11 @@ class Ending(Core):
             cell = g.nodes[i]
             near = set(p.grid.neighbours[cell])
             near |= {b if a == cell else a for a, b in self.mine_bridges if cell in (a, b)}
-            count = sum(1 for x in near if p.buildings[x] is not None
-                        and p.buildings[x].owner == colour)
+            count = sum(1 for x in near if p.owner(x) == colour)
             gain = gain + count * lit
             for s, (a, b) in enumerate(g.spots):
                 other = b if a == cell else a if b == cell else None
-                if other is not None and p.buildings[other] is not None \
-                        and p.buildings[other].owner == colour and possible(bridge[s]):
+                if other is not None and p.owner(other) == colour and possible(bridge[s]):
                     gain = gain + self.lin([self.both(lit, bridge[s], f"ob_{colour}_{i}_{s}")])
         if player.faction == "erfinderinnen":
             gain = gain + (2 if two else 1) * sum(lit for _, lit in self.houses_built)
@@ -256,7 +254,7 @@ class Ending(Core):
             money = money + (2 if two else 1) * sum(self.upgrades)
         total = m.new_int_var(0, 10 * POWER_TOKENS + 4 * self.T * 6, f"gain_{colour}")
         m.add(total == gain)
-        bowls = self.gain(tuple(player.power), total, f"other_{colour}")
+        bowls = self.gain(player.power, total, f"other_{colour}")
         return money, bowls
 
     def other_score(self, colour: str) -> Num:

@@ -6,12 +6,12 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-from solver.cpsat.constraints import Lit
+from solver.cpsat.constraints import Expr, Lit
 from solver.cpsat.objectives import Lexicographic
 from solver.terra_nova_kosmos.model.geometry import Geometry
 from solver.terra_nova_kosmos.position import Position
 
-Num = cp_model.LinearExprT
+Num = Expr
 """A number of the model: a constant, a variable or a linear expression."""
 
 DIGS = ("terraform", "pa-spade1", "b-spade", "feen-spade", "pa-spade2", "pa-spade2x2")

@@ -46,7 +46,7 @@ def _action(lr: LastRound, solver: cp_model.CpSolver, step: Step, kind: str) -> 
     if kind == "inv-kontor":
         return Action(kind, cells=tuple(cells(step.inv)))
     if kind in ("build", "lake-house"):
-        return Action(kind, cells=(build,))
+        return Action(kind, cells=(house[0],))
     if kind == "desert-dig":
         return Action(kind, cells=tuple(cells(step.dig)), build=build)
     name = "pa-spade2" if kind == "pa-spade2x2" else kind
@@ -99,7 +99,7 @@ def hint_passing_at_once(lr: LastRound) -> None:
     for t, step in enumerate(lr.steps):
         for k, v in step.kind.items():
             if not isinstance(v, bool):
-                lr.model.add_hint(v, int(k == ("pass" if t == 0 else "idle")))
+                lr.model.add_hint(v, k == ("pass" if t == 0 else "idle"))
 
 
 def plan(lr: LastRound) -> list[Any]:
