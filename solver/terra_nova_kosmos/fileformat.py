@@ -264,7 +264,7 @@ def _read_map(reader: _Reader, board_text: str, colours: tuple[str, ...], neutra
             if len(token) != 3:
                 raise bad(f"bad token {token!r}: three characters (landscape, colour, "
                           "building), e.g. 'lBh' or 'r..'")
-            land, owner, kind = token
+            land, owner, kind = token[0], token[1], token[2]
             if land != RIVER and land not in LETTER_LANDSCAPE:
                 raise bad(f"bad landscape {land!r} in {token!r}: one of l f w d s r")
             if (owner == ".") != (kind == "."):
@@ -522,7 +522,7 @@ def _read_player(reader: _Reader, colour: str, faction_id: str, table: dict[str,
         bonus = reader.choice(bonus, BONUS_TILES, key + "bonus", "bonus tile")
 
     mine = [i for i, b in enumerate(buildings) if b is not None and b.owner == colour]
-    kinds = [buildings[i].kind for i in mine]
+    kinds = [b.kind for b in buildings if b is not None and b.owner == colour]
     for kind, supply in (("house", HOUSES), ("kontor", KONTORE), ("palace", PALACES)):
         if kinds.count(kind) > supply:
             raise reader.fail(f"{colour} has {kinds.count(kind)} {kind}s on the board; "

@@ -38,7 +38,7 @@ def _pruned(position: Position) -> list[tuple[Turn, Position]]:
     passes = [(turn, child) for turn, child in children if turn.action.name == "pass"]
     rest = [(turn, child) for turn, child in children if turn.action.name != "pass"]
     if passes:
-        coins = dict(position.bonus_display)
+        coins: dict[str | None, int] = dict(position.bonus_display)
         best = max(passes, key=lambda tc: coins.get(tc[0].action.tile, 0))[0].action.tile
         rest += [(turn, child) for turn, child in passes if turn.action.tile == best]
     return rest

@@ -87,8 +87,8 @@ def candidate_actions(position: Position) -> list[Action]:
     other = [c for c in free if position.landscape[c] != home]
     can_build = position.houses_left(colour) > 0
     own = position.buildings_of(colour)
-    houses = [c for c in own if position.buildings[c].kind == HOUSE]
-    kontore = [c for c in own if position.buildings[c].kind == KONTOR]
+    houses = [c for c in own if position.building(c).kind == HOUSE]
+    kontore = [c for c in own if position.building(c).kind == KONTOR]
 
     def power_ok(name: str) -> bool:
         return (name not in position.power_actions_used
@@ -116,8 +116,7 @@ def candidate_actions(position: Position) -> list[Action]:
         out.append(Action("ship"))
     out += [Action(name) for name in ("pa-ship", "pa-money7") if power_ok(name)]
     spots = [s for s in position.board.bridge_spots
-             if any(position.buildings[c] is not None and position.buildings[c].owner == colour
-                    for c in s)]
+             if any(position.owner(c) == colour for c in s)]
     for name in ("bridge", "pa-bridge3", "pa-bridge4"):
         if power_ok(name) if name != "bridge" else wealth >= BRIDGE_COST:
             out += [Action(name, bridge=s) for s in spots]
