@@ -52,7 +52,7 @@ def _quit(signum: int, frame: object) -> None:
     printed = getattr(sys.modules.get("cli.console"), "JSON_PRINTED", False)
     errors = sys.modules.get("solver.errors")
     failure = getattr(errors, "Failure", None)
-    if "--json" in sys.argv[1:] and not printed and failure is not None:
+    if "--json" in sys.argv[1:] and not printed and errors is not None and failure is not None:
         stopped = failure(errors.EXIT_INTERRUPTED, "interrupted", errors.INTERRUPTED_MESSAGE)
         sys.stdout.write(json.dumps(stopped.as_json(), indent=2) + "\n")
     raise SystemExit(128 + signal.SIGINT)

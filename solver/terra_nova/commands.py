@@ -251,6 +251,7 @@ def verify(file: Path, as_json: bool, screen: Screen) -> int:
         if position.solution is not None:
             _claimed_line(file, position, position.solution)
         verdict = library.verify_solution(position)
+    assert position.solution is not None, "verify_solution refuses a file without one"
     if as_json:
         puzzle = position.puzzle
         screen.json({"game": "terra-nova",
