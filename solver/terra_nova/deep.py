@@ -365,6 +365,7 @@ class DeepSearch(ClosingPath):
         if not result.optimal or result.interrupted:
             answer.status = "feasible"
             return RoundResult(answer, None, False)
+        assert result.bound is not None, "an optimal solve of an objective has its bound"
         kept_bound = objective.leading(result.bound)
         if len(keep) == len(geo.candidates) and geo.largest == geo.max_stones:
             return RoundResult(answer, kept_bound, True)  # nothing excluded: the whole model

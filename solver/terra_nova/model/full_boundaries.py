@@ -34,6 +34,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from ortools.sat.python import cp_model
+
 from solver.terra_nova.model.geometry import ACTIONS_PER_TURN, Candidate, Geometry
 from solver.terra_nova.model.relaxation import Relaxation
 from solver.terra_nova.model.restricted import model_over, restricted_model
@@ -123,7 +125,7 @@ def one_full_boundary(geo: Geometry, check: Callable[[], None] | None = None) ->
     tm = restricted_model(geo, keep, check)
     m = tm.model
     end = tm.stone[tm.steps]
-    chosen = []
+    chosen: list[cp_model.IntVar] = []
     for wall in walls:
         stones = [end.get(b, False) for b in sorted(wall)]
         if any(lit is False for lit in stones):

@@ -104,6 +104,7 @@ from collections.abc import Callable, Iterable
 
 from ortools.sat.python import cp_model
 
+from solver.cpsat.constraints import Expr
 from solver.terra_nova.model.clashes import wall_cliques
 from solver.terra_nova.model.geometry import Candidate, Geometry
 from solver.terra_nova.model.turn_model import MAX_NEW_REGIONS
@@ -237,7 +238,7 @@ class Relaxation:
             if sum(1 for clique in sets if clique) > MAX_NEW_REGIONS:  # else implied
                 m.add(sum(self.closed[i] for i in walls[b]) <= MAX_NEW_REGIONS * self.stone[b])
         needed = [self.closed[i] for i in required or () if i in self.closed]
-        self.points: dict[int, cp_model.LinearExprT] = {
+        self.points: dict[int, Expr] = {
             i: w * self.closed[i] for i, w in self.weights.items() if i in self.closed and w}
         """Each scoring candidate's term of the objective: at least the player's points
         from it in the line a solution stands for (the module doc's map)."""
@@ -266,19 +267,19 @@ class Relaxation:
         most = MAX_NEW_REGIONS * geo.max_stones // need
         if need >= 3:  # the planar count below, with every stone placed
             most = min(most, (2 * geo.max_stones - 4) // (need - 2))
-        self.large = m.new_int_var(0, most, "large")
+        self.large = large = m.new_int_var(0, most, "large")
         over = m.new_bool_var("over")
         stones = sum(self.stone.values())
         m.add(stones >= need).only_enforce_if(over)
-        m.add(self.large == 0).only_enforce_if(~over)
+        m.add(large == 0).only_enforce_if(~over)
         closed_walls = sum(len(geo.candidates[i].boundary) * self.closed[i]
                            for i in self.closed)
-        m.add(closed_walls + need * self.large <= MAX_NEW_REGIONS * stones)
-        self._planar(stones, over)
-        self.objective += geo.most_region_value * self.large
+        m.add(closed_walls + need * large <= MAX_NEW_REGIONS * stones)
+        self._planar(stones, over, large)
+        self.objective += geo.most_region_value * large
         return over
 
-    def _planar(self, stones: cp_model.LinearExprT, over: cp_model.IntVar) -> None:
+    def _planar(self, stones: Expr, over: cp_model.IntVar, large: cp_model.IntVar) -> None:
         """The walls of all closed regions counted by planarity (module doc):
         ``sum (|boundary| - 2) * closed + (largest - 1) * large <= 2 * stones - 4 * over``
         (``over``: 3+ stones when ``largest >= 2``)."""
@@ -286,7 +287,7 @@ class Relaxation:
         planar = sum((len(self.geo.candidates[i].boundary) - 2) * self.closed[i]
                      for i in self.closed)
         slack = 4 if need >= 3 else 0
-        self.model.add(planar + (need - 2) * self.large <= 2 * stones - slack * over)
+        self.model.add(planar + (need - 2) * large <= 2 * stones - slack * over)
 
     def add_cap(self, members: Iterable[int], cap: int) -> None:
         """At most ``cap`` points from the candidates ``members`` together, for a ``cap``

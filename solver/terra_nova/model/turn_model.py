@@ -657,14 +657,14 @@ class TurnModel:
         return sum(as_expr(a) + as_expr(b)
                    for a, b in zip(self.is_move, self.is_stone, strict=True))
 
-    def closings_by_value(self) -> list[Lit]:
+    def closings_by_value(self) -> list[cp_model.IntVar]:
         """The literals "candidate ``i`` closes at step ``s``" of the closings that can
         score for the player to move, most valuable region first (then in build
         order): a search order that tries the best closings first."""
-        scoring = [sc for sc in self.scores
-                   if not isinstance(sc.own_points, int) and not isinstance(sc.closes, bool)]
-        scoring.sort(key=lambda sc: -self.candidates[sc.candidate].value)
-        return [sc.closes for sc in scoring]
+        scoring = [(sc, sc.closes) for sc in self.scores
+                   if not isinstance(sc.own_points, int) and isinstance(sc.closes, cp_model.IntVar)]
+        scoring.sort(key=lambda pair: -self.candidates[pair[0].candidate].value)
+        return [closes for _, closes in scoring]
 
     def others_upper_bound(self) -> int:
         """A bound on the points others can gain (each candidate closes at most once)."""
