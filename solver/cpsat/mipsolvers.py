@@ -27,6 +27,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from solver.cpsat import interrupt
+
 SOLVERS = {"highs": ("HiGHS", "highspy"), "scip": ("SCIP", "pyscipopt")}
 """MIP solver name → (its name in tables, the Python package that brings it)."""
 
@@ -204,6 +206,7 @@ class MipSolvers:
         patience = None if time_limit is None else time_limit * 1.1 + GRACE_SECONDS
         try:
             while not select.select([child.stdout], [], [], 0.1)[0]:
+                interrupt.check()  # Ctrl-C in a command that keeps its best answer
                 if patience is not None and time.perf_counter() - start > patience:
                     self.close()
                     return MipRun(solver, "unknown", None, None, time.perf_counter() - start,
