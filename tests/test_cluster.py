@@ -91,7 +91,7 @@ def test_batch_through_the_environment_variable_gives_the_local_values(cluster, 
     assert _without_times(remote_lines) == _without_times(local_lines)
     assert remote_lines[0]["game"] == "terra-nova" and remote_lines[0]["optimal"] is True
     assert remote_lines[1]["game"] == "rift-valley" and remote_lines[1]["optimal"] is True
-    assert remote_lines[2] == {"file": files[2], "error": f"{files[2]}: no such file",
+    assert remote_lines[2] == {"file": files[2], "error": "no such file", "line": None,
                                "status": 2}
     assert "tasks ran on Dask scheduler" in remote.stderr
 
