@@ -215,11 +215,6 @@ def test_performance_tables_say_when_they_were_measured():
 
 # ------------------------------------------------------------------ the product only
 
-UNCLEAN: set[str] = set()
-"""Files whose comments still cite experiment numbers: each is taken off this set once it
-no longer does (``solver/terra_nova_kosmos/model/`` likewise, below)."""
-UNCLEAN_FOLDERS = ("solver/terra_nova_kosmos/model/",)
-
 ORGANISATION = re.compile(
     r"\bsessions? \d|\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth"
     r"|eleventh|twelfth) session\b|\b(?:second|third) pass\b|\bissues? #?\d|\b(?:TN|RV) #\d"
@@ -242,7 +237,7 @@ def _repository_text_files() -> list[str]:
 def test_no_file_speaks_of_how_the_work_was_organised():
     found = []
     for name in _repository_text_files():
-        if name in UNCLEAN or name.startswith(UNCLEAN_FOLDERS) or name == "tests/test_readme.py":
+        if name == "tests/test_readme.py":
             continue
         text = (REPO_ROOT / name).read_text(encoding="utf-8", errors="replace")
         found += [f"{name}:{text.count(chr(10), 0, m.start()) + 1}: {m.group(0)}"
