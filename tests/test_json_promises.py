@@ -7,14 +7,18 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
 from click.testing import CliRunner
 
 from cli.main import main
-from solver.cpsat import harness
+from solver.cpsat import SolveParams, harness
 from solver.paths import REPO_ROOT
+from solver.terra_nova import deep
+from solver.terra_nova.relaxed_bounds import Relaxed, RelaxedBounds
 from tests.test_docs import _RUN
+from tests.test_tn_model_random import three_turn_sample
 
 TN = "positions/terra-nova/"
 SOLVES = [
@@ -96,3 +100,26 @@ def test_one_error_object_for_json_and_batch(tmp_path):
     batch = CliRunner().invoke(main, ["batch", str(broken), "--workers", "1"])
     assert alone.exit_code == batch.exit_code == 2
     assert json.loads(alone.stdout) == json.loads(batch.stdout.splitlines()[0])
+
+
+
+def test_a_deep_line_without_a_proven_bound_still_has_one(monkeypatch):
+    # the relaxation gives no bound (not done in time), one round finds a line without
+    # its proof, then the time is up: the most the areas of the player's pieces can
+    # score still bounds the line (it once gave "bound": null)
+    monkeypatch.setattr(RelaxedBounds, "relax", lambda *args, **kw: Relaxed(None))
+    monkeypatch.setattr(deep, "RESTRICTED_MOMENTS", 1)
+    played: list[bool] = []
+    real = deep.DeepSearch.play_round
+
+    def play_round(search, *args, **kw):
+        found = real(search, *args, **kw)
+        played.append(found is not None)
+        return found
+
+    monkeypatch.setattr(deep.DeepSearch, "play_round", play_round)
+    monkeypatch.setattr(deep, "seconds_left", lambda params: 0.0 if played else None)
+    answer = deep.maximise(three_turn_sample(1)[0], 3, SolveParams(workers=1).started(),
+                           None, time.perf_counter())
+    assert played == [True] and not answer.optimal
+    assert answer.bound is not None and answer.bound >= answer.value

@@ -49,7 +49,7 @@ class Answer:
     stats: dict[str, Any] = field(default_factory=dict)
     bound: int | None = None
     """Proven upper bound on :attr:`value` (own points; equal to it when proven
-    optimal); None for min-turns and when CP-SAT found no line."""
+    optimal); None for min-turns."""
 
     @property
     def key(self) -> tuple[int, ...]:

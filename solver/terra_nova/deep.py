@@ -275,7 +275,10 @@ class DeepSearch(ClosingPath):
                   if b is not None]
         if best is None or result.proven or _rank(result.answer) > _rank(best):
             best = result.answer
-        best.bound = min(bounds) if bounds else None
+        # without a proven one (the relaxation not done in time, the round not proven)
+        # the most the areas of the player's pieces can score still bounds every line
+        best.bound = min(bounds) if bounds else max(most_points_ever(self.position),
+                                                    best.value)
         if best.bound is not None and best.bound < best.value:
             raise EngineDisagreement(f"the relaxed bound {best.bound} is below a line of "
                                      f"{best.value} points")

@@ -195,7 +195,7 @@ def _forced_pass(position: Position, kind: str, horizon: int, start: float, buil
     """
     line: list[Turn] = [()] * horizon
     return Answer(kind, line, 0, 0, 0, [0] * horizon, [0] * horizon, True, "optimal",
-                  time.perf_counter() - start, build, position, dict(result.stats))
+                  time.perf_counter() - start, build, position, dict(result.stats), bound=0)
 
 
 def _min_turns(position: Position, cap: int, target: int | None, params: SolveParams,
