@@ -70,15 +70,21 @@ def test_refuses_what_it_does_not_encode():
 
 
 def test_horizon_counts_what_can_be_spent():
-    # money 9 + bowl III 3 + t8p6's 8 moving 2 from II and 3 from I to III + t6g5 6
-    # + pa-money7 net 3 = 26 → 8 turns, + pa-money7, lake-house and the pass
+    # money 9 + bowl III 3 + t8p6's 8 (bowl I's 3 tokens soak up 3, 5 reach III)
+    # + pa-money7 net 3 = 20 → 5 houses, + pa-money7 and the pass; t6g5 too would need
+    # two towns, value 12 from one house in 7 turns
     position = last_round(ROW, FACTIONS, {"blue": {"money": 9, "power": [3, 2, 3]}})
-    assert horizon(position, 8, 5) == 11
+    assert horizon(position, 8, 5) == 7
     used = ["pa-money7", "pa-ship", "pa-spade1", "pa-spade2", "pa-bridge3", "pa-bridge4"]
     poor = last_round(ROW, FACTIONS, {"blue": {"money": 2, "power": [8, 0, 0]}},
                       power_actions_used=used)
-    # 2 + t8p6 (8 from bowl I: 4 reach III) + t6g5 6 = 12 → 4, + lake-house, + pass
-    assert horizon(poor, 8, 5) == 6
+    # 2 money pay for no house, so no town brings t6g5, and t8p6's 8 would only
+    # empty bowl I: the pass alone
+    assert horizon(poor, 8, 5) == 1
+    richer = last_round(ROW, FACTIONS, {"blue": {"money": 10, "power": [8, 0, 0]}},
+                        power_actions_used=used)
+    # 10 → 2 houses; a town needs 4 buildings: only the pass and two houses
+    assert horizon(richer, 8, 5) == 3
 
 
 IFRIT = """

@@ -69,6 +69,9 @@ class Geometry:
     """Bridges on the map that join hexes for P ([D4]) as node-number pairs (i < j)."""
     spots: tuple[tuple[int, int], ...]
     """Free bridge spots as map-cell pairs (a < b)."""
+    level: tuple[int, ...] = ()
+    """Per node: the first step that may build on or transform it (0 for P's buildings):
+    a hex is in range only of buildings made in earlier steps."""
 
     @property
     def size(self) -> int:
@@ -83,11 +86,11 @@ class Geometry:
             return None
 
 
-def _reachable(position: Position, start: set[int], max_ship: int, extra: set[int],
-               depth: int) -> set[int]:
-    """Unbuilt landscape hexes reachable from ``start`` and ``extra`` by chains of at most
-    ``depth`` range steps (side, any bridge spot, shipping up to ``max_ship``), plus
-    ``extra``."""
+def _distances(position: Position, sources: set[int], max_ship: int, depth: int
+               ) -> dict[int, int]:
+    """The range steps (side, any bridge spot, shipping up to ``max_ship``) from
+    ``sources`` to each unbuilt landscape hex at most ``depth`` steps away, every hex on
+    the way unbuilt; the sources themselves at 0."""
     grid, river = position.grid, position.board.river
     free = {c for c in range(grid.size)
             if c not in river and position.buildings[c] is None}
@@ -95,32 +98,50 @@ def _reachable(position: Position, start: set[int], max_ship: int, extra: set[in
     for a, b in position.board.bridge_spots:
         spot_nb.setdefault(a, set()).add(b)
         spot_nb.setdefault(b, set()).add(a)
-    sources = start | (extra & free)
-    seen = set(sources)
-    level = dict.fromkeys(sources, 0)
+    dist = dict.fromkeys(sources, 0)
     queue = deque(sorted(sources))
     while queue:
         cell = queue.popleft()
-        if level[cell] >= depth:
+        if dist[cell] >= depth:
             continue
         near = set(grid.neighbours[cell]) | spot_nb.get(cell, set())
         near |= {x for x, d in river_hops(position, cell).items() if d <= max_ship}
         for nb in sorted(near):
-            if nb in free and nb not in seen:
-                seen.add(nb)
-                level[nb] = level[cell] + 1
+            if nb in free and nb not in dist:
+                dist[nb] = dist[cell] + 1
                 queue.append(nb)
-    return (seen - start) | (extra & free)
+    return dist
+
+
+def _reachable(position: Position, start: set[int], max_ship: int, extra: set[int],
+               depth: int, extra_level: int = 1) -> dict[int, int]:
+    """Unbuilt landscape hexes reachable from ``start`` and ``extra`` by chains of at most
+    ``depth`` range steps, plus ``extra``, each with its *level*: the first step that
+    may build on or transform it (1 for the hexes in range of ``start``,
+    ``extra_level`` for ``extra``, which needs no range; one more per building on the
+    way)."""
+    free_extra = {c for c in extra
+                  if position.buildings[c] is None and c not in position.board.river}
+    mine = _distances(position, start, depth=depth, max_ship=max_ship)
+    other = _distances(position, free_extra, depth=depth, max_ship=max_ship)
+    out = {c: d for c, d in mine.items() if c not in start}
+    for c, d in other.items():
+        if c not in start:
+            out[c] = min(out.get(c, d + extra_level), d + extra_level)
+    return out
 
 
 def build_geometry(position: Position, max_ship: int, extra: set[int],
-                   depth: int = FAR) -> Geometry:
+                   depth: int = FAR, extra_level: int = 1, last: int = FAR) -> Geometry:
     """The model's nodes and links for P = ``position.to_move``; ``max_ship`` bounds P's
-    shipping value during play, ``extra`` are hexes P may build on without range,
-    ``depth`` bounds the range steps from P's buildings (or ``extra``) to a node."""
+    shipping value during play, ``extra`` are hexes P may build on without range from
+    step ``extra_level`` on, ``depth`` bounds the range steps from P's buildings (or
+    ``extra``) to a node, ``last`` the step of P's last action (later levels are no
+    nodes)."""
     me = position.to_move
     own = [c for c in position.buildings_of(me)]
-    candidates = sorted(_reachable(position, set(own), max_ship, extra, depth))
+    levels = _reachable(position, set(own), max_ship, extra, depth, extra_level)
+    candidates = sorted(c for c, level in levels.items() if level <= last)
     nodes = tuple(own + candidates)
     index = {cell: i for i, cell in enumerate(nodes)}
     side = tuple(tuple(index[nb] for nb in position.grid.neighbours[c] if nb in index)
@@ -132,4 +153,5 @@ def build_geometry(position: Position, max_ship: int, extra: set[int],
     old = frozenset((min(index[a], index[b]), max(index[a], index[b]))
                     for a, b in related_bridges(position, me) if a in index and b in index)
     spots = tuple(s for s in position.board.bridge_spots if s not in built)
-    return Geometry(nodes, len(own), side, tuple(hops), old, spots)
+    level = tuple(levels.get(c, 0) for c in nodes)
+    return Geometry(nodes, len(own), side, tuple(hops), old, spots, level)

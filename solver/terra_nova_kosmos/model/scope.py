@@ -7,9 +7,14 @@ its docstring.
 
 from __future__ import annotations
 
+from itertools import combinations
+
+from solver.geometry.graph import components
+from solver.terra_nova_kosmos.model.geometry import related_bridges
 from solver.terra_nova_kosmos.position import Position
 from solver.terra_nova_kosmos.rules import (
     BRIDGES,
+    FEEN_SPADE_POWER,
     HOUSE_COST,
     HOUSES,
     IFRIT_POWER_REBATE,
@@ -20,12 +25,18 @@ from solver.terra_nova_kosmos.rules import (
     PALACES,
     POWER_ACTIONS,
     ROUNDS,
+    SIDE_A,
+    SPADE_COST,
+    TOWN6_MIN_VALUE,
+    TOWN_MIN_BUILDINGS,
+    TOWN_MIN_VALUE,
     TOWN_TILES,
+    TOWN_VALUE,
 )
 
 MIN_SPEND = 3
 """The least money + power a turn spends (``pa-bridge3``; a house costs 4), apart from
-``pa-money7``, the power-free specials and ``feen-spade`` (2, once: the free count)."""
+``pa-money7``, the power-free specials and ``feen-spade`` (2, once)."""
 
 
 def unsupported(position: Position) -> str | None:
@@ -61,8 +72,9 @@ def once_specials(position: Position) -> tuple[str, ...]:
 
 
 def power_gain_bound(position: Position, candidates: int) -> int:
-    """An upper bound on the power P can gain in the rest of the round: town tile
-    ``t8p6``, and for Kobolde the palace's 6 and 2 per spade (≤ 2 per hex transformed)."""
+    """An upper bound on the power P can gain in the rest of the round, whatever P can
+    pay: town tile ``t8p6``, and for Kobolde the palace's 6 and 2 per spade (≤ 2 per
+    hex transformed)."""
     player = position.player(position.to_move)
     gain = TOWN_TILES["t8p6"].power if "t8p6" in player.town_tiles else 0
     if player.faction == "kobolde":
@@ -70,14 +82,37 @@ def power_gain_bound(position: Position, candidates: int) -> int:
     return gain
 
 
+def inflow(position: Position, gain: int) -> int:
+    """An upper bound on the power ``gain`` units of gain can move into bowl III this
+    round: a token from bowl II needs one unit, any other (bowl I, or spent and back in
+    bowl I) two; and a gain empties bowl I before it fills bowl III, while bowl I only
+    grows by spending, so the first bowl-I tokens' worth of gain never reaches it."""
+    one, two, _ = position.player(position.to_move).power
+    direct = min(gain, two)
+    return min(direct + (gain - direct) // 2, gain - min(gain, one))
+
+
 def bowl_three_inflow(position: Position, candidates: int) -> int:
-    """An upper bound on the power that can still move into bowl III: each unit of
-    gain moves one token one bowl; a token from bowl II needs one unit, any other
-    (bowl I, or spent and back in bowl I) two."""
-    player = position.player(position.to_move)
-    gain = power_gain_bound(position, candidates)
-    direct = min(gain, player.power[1])
-    return direct + (gain - direct) // 2
+    """An upper bound on the power that can still move into bowl III
+    (:func:`inflow` of :func:`power_gain_bound`)."""
+    return inflow(position, power_gain_bound(position, candidates))
+
+
+def free_spades(position: Position) -> int:
+    """Spades P may still take without paying money: ``b-spade``, ``pa-spade1``,
+    ``pa-spade2``'s two."""
+    used = position.power_actions_used
+    return (int("b-spade" in once_specials(position)) + int("pa-spade1" not in used)
+            + 2 * int("pa-spade2" not in used))
+
+
+def kobolde_gain(position: Position, units: int) -> int:
+    """Kobolde: an upper bound on the power their spades and palace bring when at most
+    ``units`` of money + power are spent otherwise: 2 per free spade, the palace's 6,
+    and 2 per paid spade, which costs 6 and so nets at least 4 of what is spent."""
+    free = KOBOLDE_POWER_PER_SPADE * free_spades(position) + KOBOLDE_PALACE_POWER
+    paid = (units + free) // (SPADE_COST - KOBOLDE_POWER_PER_SPADE)
+    return free + KOBOLDE_POWER_PER_SPADE * paid
 
 
 def money_bound(position: Position, candidates: int) -> int:
@@ -85,7 +120,7 @@ def money_bound(position: Position, candidates: int) -> int:
     can reach bowl III (now there + gains), ``pa-money7``, town tile ``t6g5``, the
     display's coins."""
     player = position.player(position.to_move)
-    total = player.money + player.power[2] + bowl_three_inflow(position, candidates)
+    total = player.money + player.power[2] + _inflow_bound(position, candidates)
     if "pa-money7" not in position.power_actions_used:
         total += PA_MONEY
     if "t6g5" in player.town_tiles:
@@ -93,18 +128,23 @@ def money_bound(position: Position, candidates: int) -> int:
     return total + max((coins for _, coins in position.bonus_display), default=0)
 
 
+def _inflow_bound(position: Position, candidates: int) -> int:
+    """What can still reach bowl III: :func:`bowl_three_inflow`, for Kobolde with their
+    spades counted by what P can pay (:func:`kobolde_gain`)."""
+    player = position.player(position.to_move)
+    if player.faction != "kobolde":
+        return bowl_three_inflow(position, candidates)
+    t8p6 = TOWN_TILES["t8p6"].power if "t8p6" in player.town_tiles else 0
+    base = player.money + player.power[2] + inflow(position, t8p6)
+    base += PA_MONEY + TOWN_TILES["t6g5"].money
+    kobolde = min(kobolde_gain(position, base),
+                  KOBOLDE_PALACE_POWER + KOBOLDE_POWER_PER_SPADE * 2 * candidates)
+    return min(bowl_three_inflow(position, candidates), inflow(position, t8p6) + kobolde)
+
+
 def horizon(position: Position, candidates: int, non_home: int) -> int:
     """A sound bound on P's remaining turns, the pass included: 1 + the smaller of
-    two counts of the turns before the pass.
-
-    *Resources.* Every such turn but ``pa-money7`` and the power-free specials
-    (``b-spade``, ``lake-house``, ``desert-dig``: once each) spends at least
-    ``MIN_SPEND`` of money + power: a paid action at least 4 money (money may
-    come from power 1:1), a power action at least 3 power, ``feen-spade`` 2
-    (counted apart, once), ``inv-kontor`` 6. ``pa-money7`` nets +3 (4 power in,
-    7 money out). What can ever be spent is money + bowl III + every power gain
-    that can still reach bowl III + ``t6g5``'s 6 money + ``pa-money7``'s net 3.
-    Ifrit power actions cost 1 less: the least spend is 2, ``pa-money7`` nets 4.
+    two counts of the turns before the pass, :func:`paid_turns` and the pieces.
 
     *Pieces.* Every such turn places a piece (houses: the tableau's plus one back
     per Kontor upgrade; Kontore: the tableau's plus one back per palace),
@@ -122,12 +162,121 @@ def horizon(position: Position, candidates: int, non_home: int) -> int:
                  if s not in {b for p in position.players for b in p.bridges}])
     bridges = min(BRIDGES - len(player.bridges), spots)
     money7 = int("pa-money7" not in position.power_actions_used)
-    rebate = IFRIT_POWER_REBATE if player.faction == "ifrit" else 0
     pieces = houses + kontore + palaces + non_home + ships + bridges + money7
+    return 1 + min(pieces, paid_turns(position))
+
+
+INCOME_TILES = ("t6g5", "t8p6")
+"""The town tiles that bring what pays for more turns (money, power)."""
+
+
+def paid_turns(position: Position) -> int:
+    """A bound on P's turns before the pass by what they cost: the most over the sets
+    of income tiles (:data:`INCOME_TILES`) P may take that P's buildings outside towns
+    can found towns for (:func:`could_found`) of :func:`turns_paid_with` them."""
+    player = position.player(position.to_move)
+    tiles = [t for t in INCOME_TILES if t in player.town_tiles]
+    best = 0
+    for n in range(len(tiles) + 1):
+        for chosen in combinations(tiles, n):
+            turns = turns_paid_with(position, chosen)
+            if could_found(position, n, turns):
+                best = max(best, turns)
+    return best
+
+
+def turns_paid_with(position: Position, tiles: tuple[str, ...]) -> int:
+    """The most turns before the pass P can pay for when the towns P founds bring the
+    income ``tiles``: the cheapest first.
+
+    What can be spent is money + bowl III + what the tiles bring (``t6g5``'s money,
+    :func:`inflow` of ``t8p6``'s power) + ``pa-money7``'s net gain (when bowl III can
+    hold its power) + the Kobolde ``b-spade``'s 2 power. Turns cost what they spend,
+    net of the power they bring: the specials free of money and power (``b-spade``, and
+    ``lake-house``, ``desert-dig``, ``free-kontor`` once their palace stands: while it
+    does not, the palace's turn pays for two) and ``pa-money7`` nothing, the other
+    power actions their power (Ifrit 1 less; Kobolde spades 2 less each), ``feen-spade``
+    2; every other turn at least ``HOUSE_COST``: a house 4, a Kontor 5 (Feline) or
+    more, a spade 6 (Kobolde net 4), ``inv-kontor`` 6 power, shipping 8, a bridge 10,
+    a palace 14 (Kobolde net 8)."""
+    me = position.to_move
+    player = position.player(me)
+    used = position.power_actions_used
+    rebate = IFRIT_POWER_REBATE if player.faction == "ifrit" else 0
+    kobolde = player.faction == "kobolde"
+    gain = TOWN_TILES["t8p6"].power if "t8p6" in tiles else 0
+    power = player.power[2] + inflow(position, gain)
+    units = player.money + power
+    if "t6g5" in tiles:
+        units += TOWN_TILES["t6g5"].money
     specials = once_specials(position)
-    free = money7 + len(specials)
-    units = spend_units(position, candidates)
-    return 1 + min(pieces, free + units // (MIN_SPEND - rebate))
+    personal, side = PERSONAL_SPECIALS.get(player.faction, (None, None))
+    free = int("b-spade" in specials)
+    if kobolde:
+        units += KOBOLDE_POWER_PER_SPADE * free
+    if personal in specials and personal != "feen-spade" and side in player.palaces:
+        free += 1
+    cheap = []
+    for action, cost in POWER_ACTIONS.items():
+        if action in used or action == "pa-money7":
+            continue
+        spades = {"pa-spade1": 1, "pa-spade2": 2}.get(action, 0) if kobolde else 0
+        cheap.append(cost - rebate - KOBOLDE_POWER_PER_SPADE * spades)
+    if "feen-spade" in specials and "left" in player.palaces:
+        cheap.append(FEEN_SPADE_POWER)
+    money7 = 0
+    if "pa-money7" not in used and (kobolde or power >= POWER_ACTIONS["pa-money7"] - rebate):
+        money7 = 1
+        units += PA_MONEY - POWER_ACTIONS["pa-money7"] + rebate
+    turns = 0
+    for cost in sorted(cheap):
+        if cost >= HOUSE_COST or units < cost:
+            break
+        units -= cost
+        turns += 1
+    return free + money7 + turns + units // HOUSE_COST
+
+
+def town_stock(position: Position) -> tuple[int, int]:
+    """P's buildings outside every town: how many, and their town value."""
+    me = position.to_move
+    player = position.player(me)
+    grid, river = position.grid, position.board.river
+    own = position.buildings_of(me)
+    links = {c: set() for c in own}
+    for a, b in related_bridges(position, me) | set(player.links):
+        if a in links and b in links:
+            links[a].add(b)
+            links[b].add(a)
+    marks = {c for c in player.towns if c not in river}
+    for r in player.towns:
+        if r in river:
+            marks |= {c for link in player.links for c in link
+                      if all(r in grid.neighbours[x] for x in link)}
+    inside: set[int] = set()
+    for comp in components(own, lambda c: set(grid.neighbours[c]) | links[c]):
+        if comp & marks:
+            inside |= comp
+    outside = [c for c in own if c not in inside]
+    value = sum(TOWN_VALUE[position.buildings[c].kind] for c in outside)
+    return len(outside), value
+
+
+def could_found(position: Position, towns: int, turns: int) -> bool:
+    """Whether ``towns`` new towns may come within ``turns`` turns: each holds 4
+    buildings outside the towns so far and their value (7; 6 for a side-A faction,
+    whose right palace lowers it). A turn adds at most one building and one to the
+    value, but the Erfinderinnen ``inv-kontor`` two (a Kontor on a free hex) and the
+    Ifrit left palace two once (the palace and its edge house)."""
+    if towns == 0:
+        return True
+    player = position.player(position.to_move)
+    count, value = town_stock(position)
+    once = int(player.faction == "ifrit")
+    per_turn = TOWN_VALUE["kontor"] if player.faction == "erfinderinnen" else 1
+    least = TOWN6_MIN_VALUE if player.faction in SIDE_A else TOWN_MIN_VALUE
+    return (TOWN_MIN_BUILDINGS * towns <= count + turns + once
+            and least * towns <= value + per_turn * turns + once)
 
 
 def spend_units(position: Position, candidates: int) -> int:
@@ -136,7 +285,7 @@ def spend_units(position: Position, candidates: int) -> int:
     ``t6g5``'s money."""
     player = position.player(position.to_move)
     rebate = IFRIT_POWER_REBATE if player.faction == "ifrit" else 0
-    units = player.money + player.power[2] + bowl_three_inflow(position, candidates)
+    units = player.money + player.power[2] + _inflow_bound(position, candidates)
     if "pa-money7" not in position.power_actions_used:
         units += PA_MONEY - POWER_ACTIONS["pa-money7"] + rebate
     if "t6g5" in player.town_tiles:

@@ -52,7 +52,9 @@ class Builder(TownRules, Economy, Ending):
     in order, appending to ``steps`` and ``states``. Per step, ``town_count`` and
     ``vp_terms`` get one entry and ``events`` the buildings others gain power from.
     A subclass may override :meth:`~.core.Core.refusal`,
-    :meth:`~.economy.Economy.pass_income` and :meth:`~.ending.Ending.finish`.
+    :meth:`~.core.Core.spendable` (which palaces, hence free buildings, may come),
+    :meth:`~.economy.Economy.pass_income` and :meth:`~.ending.Ending.finish`; a node
+    is touched no earlier than its ``Geometry.level``, counted in ``t``.
     """
 
     # ---- the position as state 0
@@ -175,6 +177,16 @@ class Builder(TownRules, Economy, Ending):
                 kontor.append(self.next_bool(prev.kontor[i], [up_k], [up_p], f"k_{t}_{i}"))
                 palace.append(self.next_bool(prev.palace[i], [up_p], [], f"p_{t}_{i}"))
                 built.append(True)
+                home.append(prev.home[i])
+                continue
+            if g.level[i] > t:
+                # not yet in range of any building P can have made
+                for d in (step.tr, step.dig, step.house, step.inv, step.edge):
+                    d[i] = False
+                house.append(prev.house[i])
+                kontor.append(prev.kontor[i])
+                palace.append(prev.palace[i])
+                built.append(prev.built[i])
                 home.append(prev.home[i])
                 continue
             may_dig = prev.home[i] is not True

@@ -22,12 +22,16 @@ from solver.terra_nova_kosmos.model.scope import (
     money_bound,
     once_specials,
     range_depth,
+    spend_units,
     unsupported,
 )
 from solver.terra_nova_kosmos.position import Player, Position
 from solver.terra_nova_kosmos.rules import (
     BONUS_TILES,
+    FELINE_KONTOR_COST_NEIGHBOUR,
+    KONTOR_COST_NEIGHBOUR,
     LETTER_LANDSCAPE,
+    PALACE_COST,
     POWER_TOKENS,
     TOWN_VALUE,
     Faction,
@@ -67,21 +71,27 @@ class Core:
         self.reach: int = BONUS_TILES[self.player.bonus].reach if self.player.bonus else 0
         self.max_ship: int = self.faction.max_shipping
         extra: set[int] = set()
-        if self.fid == "flaschengeister":
-            extra = {c for c in range(position.grid.size) if position.landscape[c] == "l"}
-        self.edge_possible: bool = (self.fid == "ifrit" and "left" not in self.player.palaces
-                                    and position.palaces_left(self.me) > 0)
+        self.edge_possible: bool = (self.fid == "ifrit"
+                                    and self.palace_affordable("left"))
         """The Ifrit left palace (and its edge house [D20]) may still be built."""
+        if self.fid == "flaschengeister" and "lake-house" in once_specials(position) \
+                and ("left" in self.player.palaces or self.palace_affordable("left")):
+            extra = {c for c in range(position.grid.size) if position.landscape[c] == "l"}
         if self.edge_possible:
             extra |= set(position.board.edge)
+        # the first step a free building can come: the edge house with the palace, the
+        # lake house in a turn after it; a Kontor to upgrade first where none stands
+        unbuilt = "left" not in self.player.palaces
+        extra_level = (1 + int(self.fid == "flaschengeister" and unbuilt)
+                       + int(unbuilt and self.kontor_first()))
         self.home_letter: str = {v: k for k, v in LETTER_LANDSCAPE.items()}[self.faction.home]
         ship = max(self.max_ship, self.player.shipping) + self.reach
-        self.g: Geometry = build_geometry(position, ship, extra)
+        self.g: Geometry = build_geometry(position, ship, extra, extra_level=extra_level)
         self.T: int = self.horizon()
         # a bound found on more candidates holds for fewer: narrow, then bound again
         depth = range_depth(position, self.g.size - self.g.own, self.T)
         self.check()
-        self.g = build_geometry(position, ship, extra, depth)
+        self.g = build_geometry(position, ship, extra, depth, extra_level, self.T - 1)
         self.T = self.horizon()
         """The number of steps: a bound on P's turns, the pass included."""
         self.static_links: set[tuple[int, int]] = {self.pair(a, b) for a, b in
@@ -115,6 +125,30 @@ class Core:
         power ([D24])."""
         self.houses_built: list[tuple[int, Lit]] = []
         self.upgrades: list[Lit] = []
+
+    def kontor_first(self) -> bool:
+        """P has no Kontor on the map: a palace needs an upgrade to a Kontor first."""
+        return self.p.count(self.me, "kontor") == 0
+
+    def palace_affordable(self, side: str) -> bool:
+        """The ``side`` palace may still be built this round: not built, one on the
+        tableau, and what P can spend pays for it (and the cheapest Kontor first when
+        P has none: Feline 5, others 7 next to another faction)."""
+        p = self.p
+        if side in self.player.palaces or p.palaces_left(self.me) == 0:
+            return False
+        kontor = 0
+        if self.kontor_first():
+            if p.count(self.me, "house") == 0:
+                return False
+            kontor = (FELINE_KONTOR_COST_NEIGHBOUR if self.fid == "feline"
+                      else KONTOR_COST_NEIGHBOUR)
+        return self.spendable() >= PALACE_COST + kontor
+
+    def spendable(self) -> int:
+        """A bound on the money + power P can spend over the steps the model plans (the
+        palaces P may build follow from it; a model of more rounds overrides it)."""
+        return spend_units(self.p, self.p.grid.size)
 
     def refusal(self, position: Position) -> str | None:
         """Why the model cannot take ``position`` (None: it can)."""

@@ -91,8 +91,7 @@ class TownRules(Core):
     def town6_possible(self) -> bool:
         """The side-A right palace (``TOWN6``) may still be built: the step that builds
         it lowers the town value for every component at once."""
-        return (self.fid in SIDE_A and "right" not in self.player.palaces
-                and self.p.palaces_left(self.me) > 0)
+        return self.fid in SIDE_A and self.palace_affordable("right")
 
     def anchored_towns(self, t: int, step: Step, prev: State, nxt: State) -> Founded:
         """Towns when only the component of the changed building can newly qualify: that
