@@ -243,7 +243,7 @@ def town_stock(position: Position) -> tuple[int, int]:
     player = position.player(me)
     grid, river = position.grid, position.board.river
     own = position.buildings_of(me)
-    links = {c: set() for c in own}
+    links: dict[int, set[int]] = {c: set() for c in own}
     for a, b in related_bridges(position, me) | set(player.links):
         if a in links and b in links:
             links[a].add(b)
@@ -258,7 +258,7 @@ def town_stock(position: Position) -> tuple[int, int]:
         if comp & marks:
             inside |= comp
     outside = [c for c in own if c not in inside]
-    value = sum(TOWN_VALUE[position.buildings[c].kind] for c in outside)
+    value = sum(TOWN_VALUE[position.building(c).kind] for c in outside)
     return len(outside), value
 
 
