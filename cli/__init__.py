@@ -25,6 +25,10 @@ def run() -> None:
         main()
     except SystemExit as done:
         _leave(done.code)
+    except ImportError as broken:  # Ctrl-C (_quit) inside a compiled module's import
+        if not isinstance(broken.__cause__ or broken.__context__, SystemExit):
+            raise
+        _leave(128 + signal.SIGINT)
 
 
 def _leave(code: object) -> None:

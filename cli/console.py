@@ -68,7 +68,7 @@ def user_errors(func: F) -> F:
     """Turn the expected failures into one line on stderr and their exit status.
 
     InputError → 2 (its ``status``: a WrongSolution 1), EngineDisagreement → 1,
-    NoAnswer → 3, Ctrl-C → 130. A
+    NoAnswer → 3, Ctrl-C → 130 (also when it broke an import). A
     command called with ``as_json=True`` also prints the error as its JSON object.
     The command runs inside :func:`solver.cpsat.interrupt.command` (Ctrl-C requests a
     stop that every solve path checks).
@@ -82,6 +82,10 @@ def user_errors(func: F) -> F:
                 return func(*args, **kwargs)
         except (InputError, EngineDisagreement, NoAnswer, KeyboardInterrupt) as exc:
             _fail(failure(exc, kwargs.get("file")), as_json)
+        except ImportError as exc:
+            if not interrupt.broke_import(exc):
+                raise
+            _fail(failure(interrupt.Interrupted(), kwargs.get("file")), as_json)
 
     return wrapper  # type: ignore[return-value]
 

@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import json
 import signal
 import threading
 import time
 
 import pytest
 
+from cli.console import user_errors
 from solver.cpsat import (
     Deadline,
     Interrupted,
@@ -18,7 +20,7 @@ from solver.cpsat import (
     interrupt,
     solve,
 )
-from solver.errors import NoAnswer
+from solver.errors import EXIT_INTERRUPTED, NoAnswer
 from tests.test_executor import hard_model
 
 
@@ -87,3 +89,26 @@ def test_stopping_callbacks_run_on_request_while_registered():
         interrupt.request()
     interrupt.request()
     assert calls == [1]
+
+
+def test_ctrl_c_that_broke_an_import_ends_the_command_as_interrupted(capsys):
+    # Ctrl-C inside OR-tools' initialisation (its first import, in a command where Ctrl-C
+    # raises at once) comes out as ImportError("initialization failed") from it
+    @user_errors
+    def command(as_json: bool) -> None:
+        try:
+            raise Interrupted()
+        except Interrupted as exc:
+            raise ImportError("initialization failed") from exc
+
+    with pytest.raises(SystemExit) as ended:
+        command(as_json=True)
+    assert ended.value.code == EXIT_INTERRUPTED
+    assert json.loads(capsys.readouterr().out)["status"] == EXIT_INTERRUPTED
+
+    @user_errors
+    def missing(as_json: bool) -> None:
+        import no_such_module_anywhere  # noqa: F401
+
+    with pytest.raises(ImportError):  # a module really missing is no Ctrl-C
+        missing(as_json=False)

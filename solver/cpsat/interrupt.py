@@ -83,6 +83,14 @@ def check(since: int | None = None) -> None:
         raise Interrupted()
 
 
+def broke_import(error: BaseException) -> bool:
+    """Whether ``error`` is an import that Ctrl-C broke: a compiled module's initialisation
+    (OR-tools', loaded on the first solve) turns the KeyboardInterrupt raised inside it
+    into an ImportError. The command was interrupted, nothing is missing."""
+    return isinstance(error, ImportError) and isinstance(
+        error.__cause__ or error.__context__, KeyboardInterrupt)
+
+
 def request() -> None:
     """What Ctrl-C does besides raising: count a stop and call every registered stopper
     (each running CP-SAT search stops, keeping its best solution). Safe from any thread."""
