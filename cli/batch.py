@@ -18,7 +18,7 @@ from rich.markup import escape
 
 from cli.cluster import note_ran_on, scheduler_option
 from cli.console import err, user_errors
-from solver.cpsat import SEED_MAX, SEED_MIN, SolveParams, default_workers
+from solver.cpsat import SEED_MAX, SEED_MIN, SolveParams, default_workers, interrupt
 from solver.tomlfile import atomic_write_text
 
 FILE = click.Path(dir_okay=False, path_type=Path)
@@ -90,7 +90,8 @@ def batch(files: tuple[Path, ...], verify: bool, out: Path | None, turns: int | 
                      redirect_stdout=False) as bar:  # the lines go to stdout, not the bar's
         task = bar.add_task("verify" if verify else "solve", total=len(files))
         try:
-            with closing(run_batch(files, verify, options, params, executor)) as results:
+            with interrupt.ctrl_c_in_imports(), \
+                    closing(run_batch(files, verify, options, params, executor)) as results:
                 for ready in results:
                     if out is None:  # printed before counted: Ctrl-C keeps every line done
                         _emit(ready)

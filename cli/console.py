@@ -78,14 +78,10 @@ def user_errors(func: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         as_json = bool(kwargs.get("as_json"))
         try:
-            with interrupt.command():
+            with interrupt.command(), interrupt.ctrl_c_in_imports():
                 return func(*args, **kwargs)
         except (InputError, EngineDisagreement, NoAnswer, KeyboardInterrupt) as exc:
             _fail(failure(exc, kwargs.get("file")), as_json)
-        except ImportError as exc:
-            if not interrupt.broke_import(exc):
-                raise
-            _fail(failure(interrupt.Interrupted(), kwargs.get("file")), as_json)
 
     return wrapper  # type: ignore[return-value]
 

@@ -25,6 +25,7 @@ from rich.table import Column, Table
 import cli
 from cli.cluster import note_ran_on
 from cli.console import err, out
+from solver.cpsat import interrupt
 from solver.errors import EXIT_INTERRUPTED, EXIT_NO_ANSWER
 from solver.executor import connect
 from solver.protocol import Game
@@ -55,7 +56,7 @@ def run(game: Game, count: int, seed: int, out_dir: Path, kind: str | None, turn
     kept_so_far = [0]
     alarm = _Alarm(time_limit)
     try:
-        with connect(scheduler, workers) as executor, \
+        with interrupt.ctrl_c_in_imports(), connect(scheduler, workers) as executor, \
                 Progress(*columns, console=err, transient=False, expand=True) as bar, alarm:
             task = bar.add_task(kind, total=count, tried=0, rate="-")
 

@@ -83,12 +83,18 @@ def check(since: int | None = None) -> None:
         raise Interrupted()
 
 
-def broke_import(error: BaseException) -> bool:
-    """Whether ``error`` is an import that Ctrl-C broke: a compiled module's initialisation
-    (OR-tools', loaded on the first solve) turns the KeyboardInterrupt raised inside it
-    into an ImportError. The command was interrupted, nothing is missing."""
-    return isinstance(error, ImportError) and isinstance(
-        error.__cause__ or error.__context__, KeyboardInterrupt)
+@contextmanager
+def ctrl_c_in_imports() -> Iterator[None]:
+    """Inside it, an import that Ctrl-C broke raises :class:`Interrupted`: a compiled
+    module's initialisation (OR-tools', loaded on the first solve) turns the
+    KeyboardInterrupt raised inside it into ImportError, yet nothing is missing. For the
+    blocks that catch Ctrl-C (every command, the drivers that keep what is done)."""
+    try:
+        yield
+    except ImportError as error:
+        if isinstance(error.__cause__ or error.__context__, KeyboardInterrupt):
+            raise Interrupted() from error
+        raise
 
 
 def request() -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from solver.cpsat import SolveParams
+from solver.cpsat import SolveParams, interrupt
 from solver.executor import Executor
 from solver.games import get
 from solver.protocol import GameRecord, Review
@@ -61,7 +61,8 @@ def review_record(path: Path, params: SolveParams, executor: Executor,
     results: list[Any] = [None] * len(tasks)
     done = 0
     try:
-        with closing(executor.map_unordered(run_task, ((t.fn, t.args) for t in tasks))) as dones:
+        with interrupt.ctrl_c_in_imports(), \
+                closing(executor.map_unordered(run_task, ((t.fn, t.args) for t in tasks))) as dones:
             for finished in dones:
                 results[finished.index] = finished.value
                 done += 1
