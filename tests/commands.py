@@ -43,6 +43,9 @@ class Ended:
     SIGINT to exit would be on an idle core, whatever the load of the machine."""
     cpu: float = 0.0
     """CPU seconds it used in all."""
+    cpu_after_limit: float | None = None
+    """CPU seconds (every thread) it used from its time limit to its end (None: no limit
+    given, or it ended before the limit)."""
 
 
 def _read(fd: int, into: bytearray, wait: float) -> None:
@@ -62,9 +65,10 @@ def _read(fd: int, into: bytearray, wait: float) -> None:
 
 
 def run(args: Sequence[str | Path], *, ready: str | None = None, at: float | None = None,
-        timeout: float = 120, cwd: Path = REPO) -> Ended:
+        timeout: float = 120, cwd: Path = REPO, limit: float | None = None) -> Ended:
     """Run ``boardsat ARGS``; send SIGINT once ``ready`` shows on its standard error, or
-    ``at`` seconds after its start (neither: never); kill it after ``timeout`` seconds."""
+    ``at`` seconds after its start (neither: never); kill it after ``timeout`` seconds.
+    ``limit``: its time limit, to note the CPU it uses past it."""
     leader, follower = pty.openpty()
     env = dict(os.environ, COLUMNS="200", LINES="50", TERM="xterm-256color")
     start = time.monotonic()
@@ -74,7 +78,7 @@ def run(args: Sequence[str | Path], *, ready: str | None = None, at: float | Non
     os.close(follower)
     assert process.stdout is not None
     out, shown = bytearray(), bytearray()
-    sent = cpu_at_signal = None
+    sent = cpu_at_signal = cpu_at_limit = None
     try:
         while True:
             _read(leader, shown, 0.02)
@@ -83,6 +87,8 @@ def run(args: Sequence[str | Path], *, ready: str | None = None, at: float | Non
             now = time.monotonic()
             if pid:
                 break
+            if limit is not None and cpu_at_limit is None and now - start >= limit:
+                cpu_at_limit = _cpu(process.pid)
             if sent is None and ((ready is not None and ready.encode() in
                                   _ESCAPES.sub(b"", bytes(shown)))
                                  or (at is not None and now - start >= at)):
@@ -102,10 +108,26 @@ def run(args: Sequence[str | Path], *, ready: str | None = None, at: float | Non
     return Ended(None if code == -signal.SIGKILL else code,
                  None if sent is None else now - sent, now - start, out.decode(),
                  _ESCAPES.sub(b"", bytes(shown)).decode(errors="replace"),
-                 None if cpu_at_signal is None else cpu - cpu_at_signal, cpu)
+                 None if cpu_at_signal is None else cpu - cpu_at_signal, cpu,
+                 None if cpu_at_limit is None else cpu - cpu_at_limit)
 
 
 def _cpu(pid: int) -> float:
-    """CPU seconds process ``pid`` has used so far, every thread (``/proc/PID/stat``)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """CPU seconds process ``pid`` has used so far, every thread, with its children's
+    (those running, and those it waited for: what its exit status reports in the end)."""
+    stats = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stats[int(entry.name)] = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:  # ended meanwhile
+                continue
+    ticks, family = 0, [pid]
+    while family:
+        member = family.pop()
+        fields = stats.get(member)
+        if fields is None:
+            continue
+        ticks += sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
+        family += [child for child, f in stats.items() if int(f[1]) == member]
+    return ticks / os.sysconf("SC_CLK_TCK")

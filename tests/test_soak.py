@@ -5,7 +5,8 @@ must parse and have the shape docs/json.md gives it.
 Solves bundled positions (every game, every solve path: best-turn, small closings,
 2-turn closings on two threads, deep closings, min-turns, Rift Valley budgets and
 unlimited draws, both KOSMOS puzzles) and positions the generator writes at the start,
-plus some ``verify`` and ``batch`` runs. Each run gets a time limit drawn from 0.1-5 s
+plus some ``verify`` and ``batch`` runs and the other drivers: ``generate``, ``review``,
+``perft --via-model``, ``bench`` and ``export``. Each run gets a time limit drawn from 0.1-5 s
 (most of them) and/or a SIGINT at a random moment. At the end it prints, per path,
 the runs, exit statuses and the seconds from SIGINT to exit.
 
@@ -43,6 +44,9 @@ STOP_PROMISE = 2.0
 the machine is not the command's)."""
 
 STOPPED = {None, "interrupted", "time limit"}
+WHOLE_COMMAND_LIMIT = ("solve", "generate", "perft")
+"""The commands whose --time-limit is the whole command's (batch, review and bench: each
+solve's)."""
 POSITIONS = REPO / "positions"
 
 
@@ -105,8 +109,43 @@ def _generated(folder: Path) -> list[tuple[str, tuple[str, ...]]]:
     return out
 
 
-def _cases(solvable: list[tuple[str, tuple[str, ...]]], rng: random.Random) -> list[Case]:
-    """:data:`RUNS` commands: mostly solves, some verify and batch runs."""
+RECORDS = [str(POSITIONS / "terra-nova" / "records" / "missed-closing.toml"),
+           str(POSITIONS / "terra-nova-kosmos" / "records" / "small-round-1.toml")]
+"""Records short enough to review within a limit per solve (longer ones: Ctrl-C only)."""
+GENERATED = [("terra-nova", "closing", "2"), ("terra-nova", "best-turn", None),
+             ("rift-valley", "max-score", None), ("terra-nova-kosmos", "last-round", None),
+             ("terra-nova-kosmos", "best-round", None)]
+
+
+def _driver(roll: float, rng: random.Random, folder: Path,
+            solvable: list[tuple[str, tuple[str, ...]]]) -> Case:
+    """One run of a command that is not a solve (``roll`` in [0, 1) picks which):
+    generate, review, perft through the model, bench, export."""
+    limit = ("--time-limit", f"{rng.uniform(0.1, 5):.2f}")
+    workers = ("--workers", rng.choice(["1", "2"]))
+    if roll < 0.3:
+        game, kind, turns = rng.choice(GENERATED)
+        out = folder / f"soak-{rng.randrange(10**9)}"
+        return Case(f"generate {game} {kind}", (
+            "generate", game, "--kind", kind, "--count", "20", "--seed",
+            str(rng.randrange(1000)), "--out", str(out), *workers, *limit,
+            *(("--turns", turns) if turns else ())), False)
+    if roll < 0.5:
+        return Case("review", ("review", rng.choice(RECORDS), "--json", *workers, *limit), True)
+    if roll < 0.65:
+        file = rng.choice(["tests/data/tn-tiny.toml", "positions/terra-nova/midgame-2p.toml"])
+        return Case("perft --via-model", ("perft", file, "--via-model", "--json", *limit), True)
+    if roll < 0.85:
+        return Case("bench", ("bench", "--suite-file", "tests/data/bench-tiny.toml", "--json",
+                              *workers, *limit), True)
+    file = rng.choice([args[0] for path, args in solvable if "kosmos" not in path])
+    return Case("export", ("export", file, "--out", str(folder / "model.pb")), False)
+
+
+def _cases(solvable: list[tuple[str, tuple[str, ...]]], rng: random.Random,
+           folder: Path) -> list[Case]:
+    """:data:`RUNS` commands: mostly solves, some verify and batch runs, and one in ten of
+    the other drivers (:func:`_driver`)."""
     with_solution = [args[0] for _, args in solvable if "[solution]" in
                      Path(args[0]).read_text(encoding="utf-8")]
     cases = []
@@ -114,6 +153,9 @@ def _cases(solvable: list[tuple[str, tuple[str, ...]]], rng: random.Random) -> l
         roll = rng.random()
         as_json = rng.random() < 0.8
         flag = ("--json",) if as_json else ()
+        if roll >= 0.9:
+            cases.append(_driver((roll - 0.9) * 10, rng, folder, solvable))
+            continue
         if roll < 0.05 and with_solution:
             cases.append(Case("verify", ("verify", rng.choice(with_solution), *flag), as_json))
             continue
@@ -150,17 +192,25 @@ def _documented() -> dict[tuple[str, str], dict[str, str]]:
 DOCUMENTED = _documented()
 
 
-def _shape(obj: dict, command: str) -> list[str]:
-    """What is wrong with ``obj``, the --json output of ``command`` (solve or verify), or
-    with an error object, against docs/json.md."""
+def _table(obj: dict, command: str) -> dict[str, str]:
+    """The fields docs/json.md gives the --json output ``obj`` of ``command``."""
     if "error" in obj:
-        fields = DOCUMENTED[("verify", "error")]
-    else:
-        game = obj.get("game", "?")
-        kind = obj.get("kind", "") if game == "terra-nova-kosmos" else ""
-        fields = DOCUMENTED.get((command, f"{game} {kind}".strip())) or {}
-        if not fields:
-            return [f"no documented table for {command} {game} {kind}"]
+        return DOCUMENTED[("verify", "error")]
+    if command == "bench":
+        return DOCUMENTED[("bench", "")]
+    game = obj.get("game", "?")
+    if command == "perft":
+        return DOCUMENTED[("perft", "terra-nova-kosmos" if game == "terra-nova-kosmos" else "")]
+    kind = obj.get("kind", "") if game == "terra-nova-kosmos" and command != "review" else ""
+    return DOCUMENTED.get((command, f"{game} {kind}".strip())) or {}
+
+
+def _shape(obj: dict, command: str) -> list[str]:
+    """What is wrong with ``obj``, the --json output of ``command``, or with an error
+    object, against docs/json.md."""
+    fields = _table(obj, command)
+    if not fields:
+        return [f"no documented table for {command} {obj.get('game')} {obj.get('kind')}"]
     seen = flatten(obj)
     free = [name for name, kind in fields.items() if "free-form" in kind]
     seen = {name for name in seen if not any(name.startswith(f"{f}.") for f in free)}
@@ -173,6 +223,9 @@ def _shape(obj: dict, command: str) -> list[str]:
             problems.append(f"stats.status {obj['stats']['status']!r} not in {sorted(listed)}")
     if "stopped" in fields and obj.get("stopped") not in STOPPED:
         problems.append(f"stopped {obj.get('stopped')!r}")
+    if (command == "solve" and obj.get("game") == "terra-nova"
+            and obj.get("objective") != "min-turns" and obj.get("bound") is None):
+        problems.append("no bound")  # every Terra Nova answer but min-turns has one
     return problems
 
 
@@ -186,6 +239,8 @@ class Tally:
     cpu_after_signal: list[float] = field(default_factory=list)
     over_limit: list[float] = field(default_factory=list)
     """Seconds past the time limit at exit (only runs with a limit and no SIGINT)."""
+    cpu_over_limit: list[float] = field(default_factory=list)
+    """CPU seconds used past the time limit (the same runs, those that reached it)."""
 
 
 def _judge(case: Case, limit: float | None, ended: Ended) -> list[str]:
@@ -210,14 +265,15 @@ def _judge(case: Case, limit: float | None, ended: Ended) -> list[str]:
             if command == "batch":
                 obj = {k: v for k, v in obj.items() if k not in ("file", "status")} \
                     if "error" not in obj else obj
-            problems += _shape(obj, "verify" if command == "verify" else "solve")
+            problems += _shape(obj, "solve" if command == "batch" else command)
     return problems
 
 
 def test_soak(tmp_path):
+    load = os.getloadavg()[0]
     rng = random.Random(SEED)
     solvable = _bundled() + _generated(tmp_path)
-    cases = _cases(solvable, rng)
+    cases = _cases(solvable, rng, tmp_path)
     plans = []
     for case in cases:
         limit = float(case.args[case.args.index("--time-limit") + 1]) \
@@ -227,8 +283,11 @@ def test_soak(tmp_path):
 
     def one(plan: tuple[Case, float | None, float | None]) -> tuple[Case, float | None, Ended]:
         case, limit, signal_at = plan
-        budget = min(x for x in (limit, signal_at, 600) if x is not None) + HANG
-        return case, limit, run(case.args, at=signal_at, timeout=budget)
+        whole = case.args[0] in WHOLE_COMMAND_LIMIT
+        budget = min(x for x in (limit if whole else 120, signal_at, 600)
+                     if x is not None) + HANG
+        return case, limit, run(case.args, at=signal_at, timeout=budget,
+                                limit=limit if whole else None)
 
     tallies: dict[str, Tally] = defaultdict(Tally)
     failures = []
@@ -240,24 +299,31 @@ def test_soak(tmp_path):
             if ended.after_signal is not None and ended.status is not None:
                 tally.after_signal.append(ended.after_signal)
                 tally.cpu_after_signal.append(ended.cpu_after_signal or 0.0)
-            elif limit is not None and ended.status is not None and case.args[0] == "solve":
-                tally.over_limit.append(ended.seconds - limit)  # batch: a limit per file
-            problems = _judge(case, limit, ended)
+            elif (limit is not None and ended.status is not None
+                  and case.args[0] in WHOLE_COMMAND_LIMIT):
+                tally.over_limit.append(ended.seconds - limit)
+                if ended.cpu_after_limit is not None:
+                    tally.cpu_over_limit.append(ended.cpu_after_limit)
+            try:
+                problems = _judge(case, limit, ended)
+            except Exception as exc:  # an output the judge cannot read: one more failure
+                problems = [f"cannot judge the output: {exc!r}"]
             if problems:
                 failures.append((" ".join(case.args), problems, ended.stderr[-500:]))
-    _report(tallies, failures)
+    _report(tallies, failures, load)
     assert not failures, failures[:10]
 
 
-def _report(tallies: dict[str, Tally], failures: list) -> None:
-    """The figures of the run, per path."""
+def _report(tallies: dict[str, Tally], failures: list, load: float) -> None:
+    """The figures of the run, per path (``load``: the machine's load when it began)."""
     print(f"\nsoak: {sum(t.runs for t in tallies.values())} runs, seed {SEED}, "
-          f"{PARALLEL} at a time, load {os.getloadavg()[0]:.1f}; {len(failures)} failed")
+          f"{PARALLEL} at a time, load {load:.1f} at the start, {os.getloadavg()[0]:.1f} at "
+          f"the end; {len(failures)} failed")
     print("SIGINT: runs stopped so; s: wall seconds from SIGINT to exit (median, max, runs "
           "over 2 s); cpu: CPU seconds after it (max); limit: wall seconds past the "
-          "time limit at exit (median, max)")
+          "time limit at exit (median, max); cpu lim: CPU seconds past it (max)")
     print(f"{'path':38} {'runs':>4} {'SIGINT':>6} {'s med':>6} {'s max':>6} {'>2s':>4} "
-          f"{'cpu max':>7} {'lim med':>7} {'lim max':>7}  statuses")
+          f"{'cpu max':>7} {'lim med':>7} {'lim max':>7} {'cpu lim':>7}  statuses")
 
     def figure(values: list[float], how) -> str:
         return f"{how(values):.2f}" if values else "-"
@@ -271,6 +337,6 @@ def _report(tallies: dict[str, Tally], failures: list) -> None:
         print(f"{path:38} {t.runs:4} {len(stops):6} {figure(stops, statistics.median):>6} "
               f"{figure(stops, max):>6} {late:4} {figure(t.cpu_after_signal, max):>7} "
               f"{figure(t.over_limit, statistics.median):>7} {figure(t.over_limit, max):>7}"
-              f"  {statuses}")
+              f" {figure(t.cpu_over_limit, max):>7}  {statuses}")
     for args, problems, tail in failures[:20]:
         print(f"FAILED {args}: {problems}\n  {tail!r}")
