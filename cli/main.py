@@ -50,8 +50,8 @@ def main() -> None:
     """Solve board-game puzzle positions with proven-optimal answers.
 
     Games: Terra Nova (Winning Moves 2006), Rift Valley Reserve and Terra Nova
-    (KOSMOS 2022: the last-round and best-round puzzles). Positions are TOML files
-    (see docs/formats.md); the game is read from the file's `game` key.
+    (KOSMOS 2022: the last-round, best-round and last-rounds puzzles). Positions are
+    TOML files (see docs/formats.md); the game is read from the file's `game` key.
     Every answer the CP-SAT solver finds is replayed through an independent
     reference rules engine before it is printed.
 
@@ -242,7 +242,7 @@ def _exit(status: int) -> None:
               required=True, help="Folder for the puzzle files.")
 @click.option("--kind", type=click.Choice(all_kinds()), default=None,
               help="Terra Nova: best-turn (default), closing or min-turns; Rift Valley: "
-                   "max-score; Terra Nova (KOSMOS): last-round or best-round.")
+                   "max-score; Terra Nova (KOSMOS): last-round, best-round or last-rounds.")
 @click.option("--turns", type=click.IntRange(1), default=None,
               help="Closing puzzles: turns (2 or 3; default 2); min-turns: turns the "
                    "answer takes (2).")

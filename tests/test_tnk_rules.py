@@ -14,7 +14,7 @@ from solver.errors import InputError, PuzzleError
 from solver.terra_nova_kosmos import rules
 from solver.terra_nova_kosmos.engine import actions as act
 from solver.terra_nova_kosmos.engine import board as topo
-from solver.terra_nova_kosmos.engine import legal, rounds, scoring
+from solver.terra_nova_kosmos.engine import lastrounds, legal, rounds, scoring
 from solver.terra_nova_kosmos.engine import validate as validate_module
 from solver.terra_nova_kosmos.engine.actions import IllegalTurn, pass_bonus
 from solver.terra_nova_kosmos.engine.lastround import check_puzzle
@@ -629,6 +629,28 @@ def test_d36_setup_places_start_houses() -> None:
     for pl in p.players:            # start power + income only: no Erfinderinnen power
         assert pl.power == gain(rules.POWER_START, rounds.player_income(p, pl.colour)[1])
     assert all(coins == 1 for _, coins in p.bonus_display)
+
+
+def test_d38_the_others_sit_out_the_later_rounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    p = make("lBh l.. r.. wRh\n  f.. w.. r.. wRh", {"blue": "flaschengeister", "red": "golems"},
+             {"blue": {"money": 5, "bonus": "b-ship"},
+              "red": {"vp": 30, "money": 3, "power": [4, 4, 0], "bonus": "b-house"}},
+             round=4, passed=["red"], start="red",
+             bonus_display={"b-money6": 1, "b-m3p3": 2})
+    after = play(p, "pass b-money6")
+    nxt = lastrounds.between_rounds(after)
+    red = nxt.player("red")
+    assert red.vp == 30 and red.bonus == "b-house" and nxt.passed == ("red",)
+    assert dict(nxt.bonus_display) == {"b-m3p3": 3, "b-ship": 1}
+    monkeypatch.setattr(lastrounds, "OTHERS_SIT_OUT_LATER_ROUNDS", False)
+    nxt = lastrounds.between_rounds(after)
+    red = nxt.player("red")
+    # red passes as in a game: b-house scores its 2 houses, Golems no Kontor; it takes
+    # the tile with the most coins
+    assert red.vp == 30 + 2 and red.bonus == "b-m3p3" and nxt.passed == ("red",)
+    assert red.money == 3 + 2 + 2 + 3
+    assert dict(nxt.bonus_display) == {"b-house": 0, "b-ship": 1}
+    assert nxt.to_move == "blue"
 
 
 def test_final_scores_example() -> None:

@@ -2,7 +2,8 @@
 
 A case is a position file or a recipe: ``{rows, cols, money, buildings, seed}``
 for :func:`~solver.terra_nova_kosmos.puzzlegen.random_last_round` (kind
-``last-round``) or, with ``objective`` too, for
+``last-round``), :func:`~solver.terra_nova_kosmos.puzzlegen.random_last_rounds`
+(kind ``last-rounds``) or, with ``objective`` too,
 :func:`~solver.terra_nova_kosmos.puzzlegen.random_best_round` (kind
 ``best-round``); or, on a full bundled map, ``{board, players, seed}`` (with
 ``round``, ``bridge_adjacency`` and ``objective`` where wanted) for
@@ -24,6 +25,7 @@ from solver.protocol import Case, Solved
 from solver.terra_nova_kosmos.commands import load as load_file
 from solver.terra_nova_kosmos.engine.exhaustive import solve_best_round as exhaustive_best
 from solver.terra_nova_kosmos.engine.exhaustive import solve_last_round as exhaustive
+from solver.terra_nova_kosmos.engine.exhaustive import solve_last_rounds as exhaustive_rounds
 from solver.terra_nova_kosmos.position import OBJECTIVES, Position
 from solver.terra_nova_kosmos.puzzlegen import (
     BEST_ROUND_FACTIONS,
@@ -32,9 +34,10 @@ from solver.terra_nova_kosmos.puzzlegen import (
     playout_position,
     random_best_round,
     random_last_round,
+    random_last_rounds,
 )
 from solver.terra_nova_kosmos.rules import ROUNDS
-from solver.terra_nova_kosmos.solve import solve_best_round, solve_last_round
+from solver.terra_nova_kosmos.solve import SOLVERS
 from solver.tomlfile import MAX_NUMBER, SEEDS, check_numbers
 
 RECIPE_KEYS = ("rows", "cols", "money", "buildings", "seed")
@@ -80,13 +83,14 @@ def load(case: Case, root: Path) -> Position:
     rng = random.Random(recipe.pop("seed", 0))
     if case.kind == "best-round":
         return random_best_round(rng, factions=BEST_ROUND_FACTIONS, **recipe)
+    if case.kind == "last-rounds":
+        return random_last_rounds(rng, **recipe)
     return random_last_round(rng, **recipe)
 
 
 def solve_cpsat(position: Position, case: Case, params: Any) -> Solved:
     """The CP-SAT model's answer (replayed by the engine)."""
-    run = solve_best_round if case.kind == "best-round" else solve_last_round
-    answer = run(position, params)
+    answer = SOLVERS[case.kind](position, params)
     return Solved(answer.key, answer.optimal, answer.result.turns,
                   dict(answer.stats, horizon=answer.horizon, build_s=answer.build_s),
                   answer.bound)
@@ -94,6 +98,7 @@ def solve_cpsat(position: Position, case: Case, params: Any) -> Solved:
 
 def solve_exhaustive(position: Position, case: Case, cap: float) -> tuple[int, ...]:
     """The engine's memoised exhaustive search; TimeoutError past ``cap`` seconds."""
-    search = exhaustive_best if case.kind == "best-round" else exhaustive
+    search = {"best-round": exhaustive_best, "last-rounds": exhaustive_rounds}.get(
+        case.kind, exhaustive)
     result, _ = search(position, cap=cap)
     return result.key

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from solver.cpsat import SolveParams
 from solver.errors import InputError, PuzzleError
 from solver.protocol import Screen
 from solver.recordfile import RecordedTurn, record_text, start_name
-from solver.terra_nova_kosmos.engine import bestround, rounds
+from solver.terra_nova_kosmos.engine import bestround, lastrounds, rounds
 from solver.terra_nova_kosmos.engine.actions import IllegalTurn, apply_turn
 from solver.terra_nova_kosmos.engine.lastround import evaluate
 from solver.terra_nova_kosmos.engine.perft import perft as count_turns
@@ -89,9 +90,7 @@ def show(file: Path, screen: Screen) -> int:
     screen.print(f"[bold]{escape(str(file))}[/]")
     screen.print(render_position(position))
     if position.puzzle is not None:
-        objective = (f" ({position.puzzle.objective})" if position.puzzle.objective
-                     else "")
-        screen.print(f"puzzle: {position.puzzle.kind}{objective} for {position.to_move}")
+        screen.print(f"puzzle: {puzzle_said(position)} for {position.to_move}")
     if position.solution is None:
         return 0
     screen.print(f"claimed solution: value {position.solution.value}, line "
@@ -180,10 +179,35 @@ def kind_of(position: Position) -> str:
     return position.puzzle.kind if position.puzzle is not None else "last-round"
 
 
+def played(position: Position, line: list) -> Iterator[tuple[Turn, Position]]:
+    """Each turn of ``line`` with the position right after it: one round's turns, or
+    (last-rounds) the rounds' turns with what is played between them."""
+    if kind_of(position) == "last-rounds":
+        yield from lastrounds.play_line(position, line)
+        return
+    current = position
+    for turn in line:
+        current = apply_turn(current, turn)
+        yield turn, current
+
+
+def puzzle_said(position: Position) -> str:
+    """The position's puzzle in words: its kind, with its objective or rounds."""
+    kind = kind_of(position)
+    if kind == "best-round":
+        return f"best-round ({bestround.objective_of(position)})"
+    if kind == "last-rounds":
+        return f"last-rounds ({lastrounds.planned_rounds(position)} rounds)"
+    return kind
+
+
 def evaluate_line(position: Position, line: list) -> Any:
     """The engine's result of ``line`` for the position's puzzle kind."""
-    if kind_of(position) == "best-round":
+    kind = kind_of(position)
+    if kind == "best-round":
         return bestround.evaluate(position, line)
+    if kind == "last-rounds":
+        return lastrounds.evaluate(position, line)
     return evaluate(position, line)
 
 
@@ -241,7 +265,14 @@ def _details(position: Position, result: Any) -> dict[str, Any]:
         return {"objective": bestround.objective_of(position)} | {
             name: None if result is None else getattr(result, name)
             for name in ("points", "leftover", "given")}
-    return {"others": None if result is None else result.others}
+    return {"others": None if result is None else result.others} | _rounds(position)
+
+
+def _rounds(position: Position) -> dict[str, Any]:
+    """``{"rounds": n}`` for a last-rounds puzzle, else nothing."""
+    if kind_of(position) != "last-rounds":
+        return {}
+    return {"rounds": lastrounds.planned_rounds(position)}
 
 
 def turns_said(turns: int) -> str:
@@ -258,14 +289,15 @@ def said(result: Any) -> str:
 
 
 def solve(file: Path, params: SolveParams, as_json: bool, screen: Screen) -> int:
-    """Solve the last-round or best-round puzzle in ``file`` with CP-SAT (the engine
-    replays the line): print the line, its value and whether it is proven optimal."""
+    """Solve the puzzle in ``file`` (last-round, best-round or last-rounds) with CP-SAT
+    (the engine replays the line): print the line, its value and whether it is proven
+    optimal."""
     from solver.terra_nova_kosmos import solve as bridge
     position = load(file)
     if position.solution is not None:  # as Terra Nova's solve: a line that does not parse
         _claimed_line(file, position)  # is bad input; the claim itself is verify's
     best = kind_of(position) == "best-round"
-    run = bridge.solve_best_round if best else bridge.solve_last_round
+    run = bridge.SOLVERS[kind_of(position)]
     try:
         with screen.status("solving…") as status:
             answer = run(position, params, progress=lambda text: status.update(
@@ -278,7 +310,7 @@ def solve(file: Path, params: SolveParams, as_json: bool, screen: Screen) -> int
         screen.json({"game": "terra-nova-kosmos", "kind": kind_of(position),
                      "value": result.value}
                     | ({} if best else {"others": result.others})
-                    | (_details(position, result) if best else {})
+                    | (_details(position, result) if best else _rounds(position))
                     | {"turns": result.turns, "optimal": answer.optimal,
                        "stopped": None if stopped is None else stopped.value,
                        "bound": answer.bound, "line": answer.line_text(position)}
@@ -287,11 +319,15 @@ def solve(file: Path, params: SolveParams, as_json: bool, screen: Screen) -> int
                        "stats": dict(answer.stats, build_s=round(answer.build_s, 4),
                                      status=answer.status, horizon=answer.horizon)})
         return 0
-    puzzle = (f"best-round ({bestround.objective_of(position)})" if best
-              else kind_of(position))
-    screen.print(f"[bold]{escape(str(file))}[/] — {puzzle}, {position.to_move} to move")
+    screen.print(f"[bold]{escape(str(file))}[/] — {puzzle_said(position)}, "
+                 f"{position.to_move} to move")
     screen.print(render_position(position))
+    several = kind_of(position) == "last-rounds"
+    number_round = position.round
     for number, text in enumerate(answer.line_text(position), start=1):
+        if several and (number == 1 or answer.line[number - 2].action.name == "pass"):
+            screen.print(f"round {number_round}:")
+            number_round += 1
         screen.print(f"{number}. {text}")
     why = "" if stopped is None else f"{stopped.value}: "
     proof = ("[bold green]optimal[/]" if answer.optimal

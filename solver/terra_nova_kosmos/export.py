@@ -1,7 +1,8 @@
 """Terra Nova (KOSMOS) puzzles as one CP-SAT model for ``boardsat export`` and
-``bench --solvers``: the last-round or best-round model ``solve`` solves
+``bench --solvers``: the last-round, best-round or last-rounds model ``solve`` solves
 (:func:`~solver.terra_nova_kosmos.solve.last_round_model`,
-:func:`~solver.terra_nova_kosmos.solve.best_round_model`), a solution of it read as
+:func:`~solver.terra_nova_kosmos.solve.best_round_model`,
+:func:`~solver.terra_nova_kosmos.solve.last_rounds_model`), a solution of it read as
 ``solve`` reads one and replayed by the engine.
 """
 
@@ -14,9 +15,10 @@ from solver.cpsat import SolveParams
 from solver.protocol import Case, Options, PuzzleModel, Replayed
 from solver.terra_nova_kosmos import solve
 from solver.terra_nova_kosmos.commands import kind_of, load
-from solver.terra_nova_kosmos.engine import bestround
+from solver.terra_nova_kosmos.engine import bestround, lastrounds
 from solver.terra_nova_kosmos.model.best_round import read_best_line
 from solver.terra_nova_kosmos.model.last_round import predicted, read_line
+from solver.terra_nova_kosmos.model.last_rounds import predicted_rounds, read_rounds_line
 from solver.terra_nova_kosmos.notation import format_turn
 from solver.terra_nova_kosmos.position import Position
 
@@ -28,6 +30,8 @@ ANSWER = ("The line is read step by step from the step variables (one set per ac
 GOALS = {
     "last-round": ("own victory points at the game's end (max)",
                    "the other players' victory points (min)", "turns (min)"),
+    "last-rounds": ("own victory points at the game's end (max)",
+                    "the other players' victory points (min)", "turns of both rounds (min)"),
     "max-points": ("victory points this round (max)", "money left over (max)",
                    "coins given to others (min)", "turns (min)"),
     "max-value": ("victory points and money this round, as money (max)",
@@ -55,6 +59,17 @@ def puzzle_model(position: Position, case: Case, params: SolveParams) -> PuzzleM
         return PuzzleModel(br.model, solve.settings(), solve.SEARCH_WORKERS,
                            f"best round ({objective})", GOALS[objective], br.objective.weights,
                            ANSWER, replay_best)
+    if case.kind == "last-rounds":
+        built = solve.last_rounds_model(position, params)
+
+        def replay_rounds(solver: Any, optimal: bool) -> Replayed:
+            line = read_rounds_line(built, solver)
+            result = solve.replayed(position, line, predicted_rounds(built, solver), optimal,
+                                    lastrounds.evaluate)
+            return Replayed(result.key, _texts(position, line))
+        return PuzzleModel(built.model, solve.settings(), solve.SEARCH_WORKERS,
+                           "last two rounds", GOALS["last-rounds"],
+                           built.lr.objective.weights, ANSWER, replay_rounds)
     lr = solve.last_round_model(position, params)
 
     def replay_last(solver: Any, optimal: bool) -> Replayed:

@@ -20,6 +20,7 @@ from solver.geometry import HexGrid, cell_name
 from solver.paths import POSITIONS_DIR
 from solver.terra_nova_kosmos.position import (
     OBJECTIVES,
+    PLANNED_ROUNDS,
     PUZZLE_KINDS,
     Board,
     Building,
@@ -609,13 +610,22 @@ def _read_puzzle(reader: _Reader, table: Any) -> Puzzle | None:
     if table is None:
         return None
     reader.typed(table, dict, "puzzle")
-    check_keys(table, ("kind", "objective"), text=reader.text, path=reader.path,
+    check_keys(table, ("kind", "objective", "rounds"), text=reader.text, path=reader.path,
                prefix="puzzle.")
     kind = reader.choice(table.get("kind", PUZZLE_KINDS[0]), PUZZLE_KINDS, "puzzle.kind",
                          "puzzle kind")
+    if kind != "best-round" and "objective" in table:
+        raise reader.fail(f"a {kind} puzzle takes no objective", "puzzle.objective")
+    if kind != "last-rounds" and "rounds" in table:
+        raise reader.fail(f"a {kind} puzzle takes no rounds", "puzzle.rounds")
+    if kind == "last-rounds":
+        rounds = reader.nat(table.get("rounds", PLANNED_ROUNDS[0]), "puzzle.rounds")
+        if rounds not in PLANNED_ROUNDS:
+            raise reader.fail("a last-rounds puzzle plans "
+                              f"{' or '.join(map(str, PLANNED_ROUNDS))} rounds, "
+                              f"not {rounds}", "puzzle.rounds")
+        return Puzzle(kind=kind, rounds=rounds)
     if kind != "best-round":
-        if "objective" in table:
-            raise reader.fail(f"a {kind} puzzle takes no objective", "puzzle.objective")
         return Puzzle(kind=kind)
     objective = reader.choice(table.get("objective", OBJECTIVES[0]), OBJECTIVES,
                               "puzzle.objective", "objective")
@@ -715,6 +725,8 @@ def write_position(position: Position) -> str:
         out += ["", "[puzzle]", f"kind = {_string(position.puzzle.kind)}"]
         if position.puzzle.objective is not None:
             out.append(f"objective = {_string(position.puzzle.objective)}")
+        if position.puzzle.rounds is not None:
+            out.append(f"rounds = {position.puzzle.rounds}")
     if position.solution is not None:
         out += ["", "[solution]", f"value = {position.solution.value}",
                 "line = " + _strings(position.solution.line)]

@@ -32,7 +32,7 @@ class TerraNovaKosmos:
     title = "Terra Nova (KOSMOS 2022)"
     short = "Terra Nova (KOSMOS)"
     prefix = "tnk"
-    kinds = ("last-round", "best-round")
+    kinds = ("last-round", "best-round", "last-rounds")
     options = {
         "show": frozenset(),
         "export": frozenset(),
@@ -44,7 +44,8 @@ class TerraNovaKosmos:
         "review": frozenset(),
     }
     horizon_unit = "turns"
-    plot_colours = {"last-round": "tab:orange", "best-round": "tab:olive"}
+    plot_colours = {"last-round": "tab:orange", "best-round": "tab:olive",
+                    "last-rounds": "tab:brown"}
     demo = "terra-nova-kosmos/puzzles/generated/tnk-best-round-s0-c00019.toml"
 
     # ---- position files

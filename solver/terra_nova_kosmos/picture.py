@@ -59,6 +59,8 @@ def question(position: Position) -> str:
     who = position.to_move.capitalize()
     if position.puzzle is not None and position.puzzle.kind == "last-round":
         return f"{who}, last round: highest final score"
+    if position.puzzle is not None and position.puzzle.kind == "last-rounds":
+        return f"{who}, the last {position.puzzle.rounds} rounds: highest final score"
     if position.puzzle is not None and position.puzzle.kind == "best-round":
         aim = ("most VP" if position.puzzle.objective == "max-points"
                else "most 3 × VP + money + power")
@@ -68,14 +70,12 @@ def question(position: Position) -> str:
 
 def answer_scene(position: Position, line: list[Turn]) -> Scene:
     """The map after ``line``: every turn's number on the hexes it changed."""
-    from solver.terra_nova_kosmos.commands import evaluate_line, kind_of, said
-    from solver.terra_nova_kosmos.engine.actions import apply_turn
+    from solver.terra_nova_kosmos.commands import evaluate_line, kind_of, played, said
 
     result = evaluate_line(position, line)
     current = position
     changed: list[tuple[int, ...]] = []
-    for turn in line:
-        after = apply_turn(current, turn)
+    for _, after in played(position, line):
         cells = [c for c in range(position.grid.size)
                  if after.buildings[c] != current.buildings[c]]
         cells += [c for p, q in zip(current.players, after.players, strict=True)
@@ -89,7 +89,12 @@ def answer_scene(position: Position, line: list[Turn]) -> Scene:
     for number, cells in enumerate(changed, start=1):
         scene.badges += [Badge((cell,), number) for cell in cells]
     grid = position.grid
-    turns = "   ".join(f"{i}. {format_turn(t, grid)}" for i, t in enumerate(line, start=1))
+    texts = [f"{i}. {format_turn(t, grid)}" for i, t in enumerate(line, start=1)]
+    if kind_of(position) == "last-rounds":  # each round's turns after its number
+        rounds = [n for n, t in enumerate(line) if n == 0 or line[n - 1].action.name == "pass"]
+        for number, n in enumerate(rounds):
+            texts[n] = f"round {position.round + number}: {texts[n]}"
+    turns = "   ".join(texts)
     worth = (f"{position.to_move} scores {result.value} ({said(result)})"
              if kind_of(position) == "best-round" else
              f"{position.to_move} gains {result.value} points to the final scoring "
@@ -108,10 +113,8 @@ def _answer(position: Position, path: Path) -> list[Turn]:
     if position.solution is None:
         from solver.terra_nova_kosmos import solve
 
-        run = (solve.solve_best_round if kind_of(position) == "best-round"
-               else solve.solve_last_round)
         try:
-            return run(position).line
+            return solve.SOLVERS[kind_of(position)](position).line
         except InputError as exc:
             raise exc.located(path=path) from None
     try:

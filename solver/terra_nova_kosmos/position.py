@@ -25,8 +25,11 @@ from solver.terra_nova_kosmos.rules import (
 )
 from solver.tomlfile import Solution
 
-PUZZLE_KINDS: tuple[str, ...] = ("last-round", "best-round")
+PUZZLE_KINDS: tuple[str, ...] = ("last-round", "best-round", "last-rounds")
 """Puzzle kinds this project poses on the game (``min-turns`` to come)."""
+PLANNED_ROUNDS: tuple[int, ...] = (2,)
+"""The ``rounds`` a ``last-rounds`` puzzle may plan (the last ones, to the game's end);
+the first is the default."""
 OBJECTIVES: tuple[str, ...] = ("max-points", "max-value")
 """Objectives of a ``best-round`` puzzle (the first is the default)."""
 
@@ -96,6 +99,8 @@ class Puzzle:
     kind: str = "last-round"
     objective: str | None = None
     """``best-round`` only: one of :data:`OBJECTIVES`."""
+    rounds: int | None = None
+    """``last-rounds`` only: how many rounds it plans (one of :data:`PLANNED_ROUNDS`)."""
 
 
 @dataclass(frozen=True)

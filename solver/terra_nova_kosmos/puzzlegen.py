@@ -10,7 +10,9 @@ habitable hexes, bridges and town tiles; the order of independent turns is
 not part of the answer — and grades it by the turns the answer needs.
 :func:`random_best_round` moves such a position to round 1–4 for the
 best-round puzzle (:func:`make_best_round`), whose plan also holds the tile
-taken on passing.
+taken on passing; :func:`random_last_rounds` to round 4 for the last-rounds
+puzzle (:func:`make_last_rounds`), whose plan is each round's and the tile taken
+on passing in round 4.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from solver.terra_nova_kosmos.engine.bestround import Result as BestResult
 from solver.terra_nova_kosmos.engine.bestround import evaluate as evaluate_best
 from solver.terra_nova_kosmos.engine.bestround import objective_of
 from solver.terra_nova_kosmos.engine.lastround import evaluate
+from solver.terra_nova_kosmos.engine.lastrounds import evaluate as evaluate_rounds
 from solver.terra_nova_kosmos.engine.playout import last_round_position
 from solver.terra_nova_kosmos.engine.validate import validate
 from solver.terra_nova_kosmos.fileformat import (
@@ -50,9 +53,16 @@ from solver.terra_nova_kosmos.model.last_round import (
     predicted,
     read_line,
 )
+from solver.terra_nova_kosmos.model.last_rounds import (
+    build_last_rounds,
+    predicted_rounds,
+    read_rounds_line,
+    rounds_plan,
+)
 from solver.terra_nova_kosmos.notation import Turn, format_turn
 from solver.terra_nova_kosmos.position import OBJECTIVES, Position, Puzzle, Solution
 from solver.terra_nova_kosmos.rules import (
+    BONUS_TILES,
     COLOUR_LETTER,
     HOME,
     LANDSCAPE_LETTER,
@@ -78,6 +88,10 @@ MIN_TURNS = 2
 """A kept puzzle's answer takes more than the pass alone."""
 GRADES = ((2, "easy"), (3, "medium"))
 """Answers of at most this many turns (the pass included) get this grade; longer: hard."""
+ROUNDS_GRADES = ((3, "easy"), (5, "medium"))
+"""The grades of last-rounds answers by turns (both passes included)."""
+ROUNDS_PASSES = 2
+"""The turns of a last-rounds answer that only passes (a kept puzzle takes more)."""
 
 
 def _toml(value: Any) -> str:
@@ -173,16 +187,49 @@ def playout_position(kind: str, board: str, players: int, seed: int, round: int 
                      bridge_adjacency: str = "all", objective: str = OBJECTIVES[0]
                      ) -> Position:
     """A ``kind`` puzzle position on the bundled map ``board``: a seeded random game of
-    ``players`` played into ``round`` (``last-round``: the last; ``best-round``: default
-    the fourth) until only the player to move has not passed, posed under the rule
-    option ``bridge_adjacency`` (and ``objective`` for a best-round puzzle)."""
+    ``players`` played into ``round`` (``last-round``: the last; ``best-round`` and
+    ``last-rounds``: default the fourth) until only the player to move has not passed,
+    posed under the rule option ``bridge_adjacency`` (and ``objective`` for a
+    best-round puzzle)."""
     grid, landscape = read_board(BOARDS_DIR / f"{board}.toml")
     best = kind == "best-round"
-    number = round if round is not None else (ROUNDS - 1 if best else ROUNDS)
+    number = round if round is not None else (ROUNDS if kind == "last-round" else ROUNDS - 1)
     position = last_round_position(grid, landscape, default_factions(), seed, players,
                                    number)
     rules = dataclasses.replace(position.rules, bridge_adjacency=bridge_adjacency)
-    return position.replace(rules=rules, puzzle=Puzzle(kind, objective if best else None))
+    puzzle = Puzzle(kind, objective if best else None,
+                    ROUNDS - number + 1 if kind == "last-rounds" else None)
+    return position.replace(rules=rules, puzzle=puzzle)
+
+
+def random_last_rounds(rng: random.Random, rows: int = 3, cols: int = 4, money: int = 7,
+                       buildings: int = 4, factions: tuple[str, ...] = MODEL_FACTIONS
+                       ) -> Position:
+    """A seeded last-rounds position (round 4, two rounds to plan): a random last-round
+    position moved there (:func:`to_last_rounds`) that the engine's ``validate``
+    accepts."""
+    while True:
+        position = to_last_rounds(random_last_round(rng, rows, cols, money, buildings,
+                                                    factions), rng)
+        try:
+            validate(position)
+            return position
+        except InputError:
+            continue
+
+
+def to_last_rounds(position: Position, rng: random.Random) -> Position:
+    """A round-5 position moved to round 4 as a last-rounds puzzle: round 4's tile drawn
+    again, one more display tile (0–2 coins) that nobody holds."""
+    tiles = list(position.round_tiles)
+    tiles[ROUNDS - 2] = rng.choice(sorted(ROUND_TILES))
+    held = {p.bonus for p in position.players} | {t for t, _ in position.bonus_display}
+    extra = rng.choice(sorted(set(BONUS_TILES) - held))
+    display = dict(position.bonus_display) | {extra: rng.randint(0, 2)}
+    return position.replace(
+        round=ROUNDS - 1, round_tiles=tuple(tiles),
+        bonus_display=tuple((t, display[t]) for t in BONUS_TILES if t in display),
+        puzzle=Puzzle("last-rounds", rounds=2))
 
 
 def map_text(rng: random.Random, rows: int, cols: int, river: set, kinds: dict, foe: list,
@@ -250,9 +297,9 @@ def _candidate(rng: random.Random, rows: int, cols: int, money: int, buildings: 
     return last_round(board, {me: mine, other: theirs}, players, bridge_spots=chosen, **top)
 
 
-def grade(turns: int) -> str:
+def grade(turns: int, grades: tuple[tuple[int, str], ...] = GRADES) -> str:
     """``easy``/``medium``/``hard`` by the turns the answer takes (pass included)."""
-    return next((name for most, name in GRADES if turns <= most), "hard")
+    return next((name for most, name in grades if turns <= most), "hard")
 
 
 @dataclass(frozen=True)
@@ -307,6 +354,8 @@ def make_puzzle(seed: int, kind: str, turns: int) -> Made | None:
     del turns  # the horizon is the model's own bound
     if kind == "best-round":
         return make_best_round(seed)
+    if kind == "last-rounds":
+        return make_last_rounds(seed)
     position = random_last_round(random.Random(seed), rows=4, cols=5, money=10, buildings=5)
     checked = check_unique(position)
     if checked is None or checked.unique is not True:
@@ -321,13 +370,14 @@ def make_puzzle(seed: int, kind: str, turns: int) -> Made | None:
 
 
 def _made(seed: int, posed: Position, line: list[Turn], replay: Any, worth: str,
-          figures: str, signals: dict[str, Any]) -> Made:
+          figures: str, signals: dict[str, Any],
+          grades: tuple[tuple[int, str], ...] = GRADES) -> Made:
     """The puzzle file of ``posed`` with ``line`` as its [solution] (value by ``replay``,
     the engine's evaluation), a header naming the candidate, ``worth`` and ``figures``;
     the file is read back and its solution replayed once more."""
     value = replay(posed, line).value
     texts = tuple(format_turn(t, posed.grid) for t in line)
-    difficulty = grade(len(line))
+    difficulty = grade(len(line), grades)
     header = (f"# Generated by boardsat generate (candidate seed {seed}); unique optimal "
               f"plan worth {worth} in {len(line)} turns\n# difficulty {difficulty}: "
               f"{len(line)} turns, {figures}\n")
@@ -355,3 +405,34 @@ def make_best_round(seed: int) -> Made | None:
                  f"{result.value} ({objective})",
                  f"{result.points} VP, {result.leftover} money + power left, "
                  f"{result.given} power given", {"objective": objective})
+
+
+def check_unique_rounds(position: Position, effort: float = EFFORT) -> Checked | None:
+    """:func:`check_unique` for the position's last-rounds puzzle; the plan is each
+    round's (:func:`~solver.terra_nova_kosmos.model.last_rounds.rounds_plan`)."""
+    built = build_last_rounds(position)
+    params = SolveParams(workers=1, seed=0).with_settings(
+        max_deterministic_time=effort, cp_model_probing_level=0, linearization_level=0)
+    answers: list[tuple[list[Turn], Predicted]] = []
+    checked = unique_answer(
+        built.model, [(built.lr.objective.expr, "max")], rounds_plan(built), params,
+        found=lambda solver: answers.append((read_rounds_line(built, solver),
+                                             predicted_rounds(built, solver))))
+    if checked is None:
+        return None
+    line, claim = answers[0]
+    replayed(position, line, claim, True, evaluate_rounds)
+    return Checked(line, checked.unique)
+
+
+def make_last_rounds(seed: int) -> Made | None:
+    """A last-rounds puzzle from candidate ``seed`` (3 × 4 map), or None when its
+    optimal plan is not unique, not proven within :data:`EFFORT`, or the two passes
+    alone."""
+    position = random_last_rounds(random.Random(seed), rows=3, cols=4, money=8, buildings=4)
+    checked = check_unique_rounds(position)
+    if checked is None or checked.unique is not True or len(checked.line) <= ROUNDS_PASSES:
+        return None
+    result = evaluate_rounds(position, checked.line)
+    return _made(seed, position, checked.line, evaluate_rounds, str(result.value),
+                 f"others {result.others}", {}, ROUNDS_GRADES)

@@ -263,6 +263,14 @@ QUALIFYING_COMPONENT_ILLEGAL = True
 """[D27] A position with a tile-less qualifying component (owner has tiles left) is illegal."""
 DRUID_EXCHANGE_AT_END = True
 """[D32] Druiden may exchange triples for VP at game end before the money conversion."""
+OTHERS_SIT_OUT_LATER_ROUNDS = True
+"""[D38] In a puzzle over several rounds the others, who passed before P in the first,
+sit out the later rounds too ([D35]: no actions, no tile swaps later): between rounds
+the engine plays phase 3 and everyone's income (phase 1 is for all at once), and each
+later round starts with the others passed, in the order they passed the round before,
+keeping their bonus tiles and scoring nothing on passing. False: they pass first as
+in a game, scoring their pass bonuses and swapping their tile for the display tile
+with the most coins (the first such in display order)."""
 PLANER_ROUND = 3
 PLANER_LATER_HOUSES = 2
 """Planer: in phase 3 of round 3 the neutral colour's houses go on up to 2 more of its

@@ -8,7 +8,11 @@ raises :class:`~solver.errors.EngineDisagreement`. A time limit gives the best
 line found, marked not proven optimal, with the model's bound on the value.
 :func:`solve_best_round` does the same for the best-round model
 (:mod:`~solver.terra_nova_kosmos.model.best_round`, replayed by
-:func:`~solver.terra_nova_kosmos.engine.bestround.evaluate`).
+:func:`~solver.terra_nova_kosmos.engine.bestround.evaluate`), and
+:func:`solve_last_rounds` for the last-rounds model
+(:mod:`~solver.terra_nova_kosmos.model.last_rounds`, replayed by
+:func:`~solver.terra_nova_kosmos.engine.lastrounds.evaluate`). :data:`SOLVERS`
+names the solve of each puzzle kind.
 """
 
 from __future__ import annotations
@@ -21,8 +25,8 @@ from typing import Any
 from solver.cpsat import Interrupted, SolveParams, solve
 from solver.cpsat.objectives import Lexicographic
 from solver.errors import BuildTimeout, EngineDisagreement, NoAnswer, PuzzleError
-from solver.terra_nova_kosmos.engine import bestround
-from solver.terra_nova_kosmos.engine.actions import IllegalTurn
+from solver.terra_nova_kosmos.engine import bestround, lastrounds
+from solver.terra_nova_kosmos.engine.actions import IllegalTurn, apply_turn
 from solver.terra_nova_kosmos.engine.lastround import Result, check_puzzle, evaluate
 from solver.terra_nova_kosmos.engine.validate import validate
 from solver.terra_nova_kosmos.model.best_round import (
@@ -39,8 +43,16 @@ from solver.terra_nova_kosmos.model.last_round import (
     predicted,
     read_line,
 )
+from solver.terra_nova_kosmos.model.last_rounds import (
+    LastRounds,
+    build_last_rounds,
+    hint_passing_rounds,
+    predicted_rounds,
+    read_rounds_line,
+)
 from solver.terra_nova_kosmos.notation import Action, Turn, format_turn
 from solver.terra_nova_kosmos.position import Position
+from solver.terra_nova_kosmos.rules import ROUNDS
 
 PROBING_LEVEL = 0
 LINEARIZATION_LEVEL = 0
@@ -93,13 +105,15 @@ def settings() -> dict[str, int]:
             "linearization_level": LINEARIZATION_LEVEL}
 
 
-def replayed(position: Position, line: list[Turn], claim: Predicted, optimal: bool) -> Result:
-    """The engine's result of the model's ``line``; EngineDisagreement when the engine
-    refuses it or values it otherwise than the model's ``claim`` (a line that is not
-    proven optimal may be worth more to the engine than the model counted)."""
+def replayed(position: Position, line: list[Turn], claim: Predicted, optimal: bool,
+             judge: Callable[[Position, list[Turn]], Result] = evaluate) -> Result:
+    """The engine's result (``judge``: the puzzle's evaluation) of the model's ``line``;
+    EngineDisagreement when the engine refuses it or values it otherwise than the
+    model's ``claim`` (a line that is not proven optimal may be worth more to the
+    engine than the model counted)."""
     texts = [format_turn(t, position.grid) for t in line]
     try:
-        replay = evaluate(position, line)
+        replay = judge(position, line)
     except IllegalTurn as exc:
         raise EngineDisagreement(f"the engine refuses the model's line {texts}: "
                                  f"{exc.place}: {exc.message}") from None
@@ -128,9 +142,10 @@ def _run(model: Any, objective: Lexicographic, params: SolveParams,
 
 
 def _build(kind: str, make: Callable[[Callable[[], None]], Any], params: SolveParams,
-           hint: bool = True) -> Any:
+           hint: bool = True, hinting: Callable[[Any], None] = hint_passing_at_once) -> Any:
     """The ``kind`` model, ``make(check)``, built within the command's time limit and
-    (``hint``) hinted with the action kinds of the line that passes at once.
+    (``hint``) hinted with the action kinds of the line that passes at once
+    (``hinting``).
 
     PuzzleError when the model does not cover the position; BuildTimeout when the
     limit ends during the build (exit 2, as the other games)."""
@@ -143,7 +158,7 @@ def _build(kind: str, make: Callable[[Callable[[], None]], Any], params: SolvePa
                               "give more --time-limit") from None
     if not hint:
         return built
-    hint_passing_at_once(built)
+    hinting(built)
     return built
 
 
@@ -166,6 +181,17 @@ def best_round_model(position: Position, params: SolveParams, objective: str | N
     objective = objective or bestround.objective_of(position)
     return _build("best-round", lambda check: build_best_round(position, objective, check),
                   params, hint)
+
+
+def last_rounds_model(position: Position, params: SolveParams, hint: bool = True
+                      ) -> LastRounds:
+    """The model :func:`solve_last_rounds` solves (and ``boardsat export`` writes); as
+    :func:`last_round_model`, hinted with the line that passes at once in both
+    rounds."""
+    validate(position)
+    lastrounds.check_puzzle(position)
+    return _build("last-rounds", lambda check: build_last_rounds(position, check), params,
+                  hint, hint_passing_rounds)
 
 
 def solve_last_round(position: Position, params: SolveParams | None = None, *,
@@ -260,3 +286,55 @@ def solve_best_round(position: Position, params: SolveParams | None = None, *,
                       None if bound is None else max(bound, replay.value), len(br.steps),
                       time.perf_counter() - start, build,
                       dict(result.stats, nodes=br.geometry.size))
+
+
+def solve_last_rounds(position: Position, params: SolveParams | None = None, *,
+                      progress: Progress | None = None, hint: bool = True) -> Answer:
+    """Solve the position's last-rounds puzzle with CP-SAT; the engine replays the answer
+    over both rounds. Errors as :func:`solve_last_round`; ``hint`` as for
+    :func:`solve_best_round`. When CP-SAT finds no line in the time left, the answer
+    passes at once in both rounds (the richest tile each time), not proven."""
+    params = (params or SolveParams()).started()
+    start = time.perf_counter()
+    built = last_rounds_model(position, params, hint)
+    build = time.perf_counter() - start
+    horizon = sum(len(r.steps) for r in built.rounds)
+    solver, result = _run(built.model, built.lr.objective, params, progress)
+    if not result.feasible:
+        line = passing_at_once(position)
+        replay = lastrounds.evaluate(position, line)
+        return Answer(line, replay, False, result.status, None, horizon,
+                      time.perf_counter() - start, build, dict(result.stats))
+    line = read_rounds_line(built, solver)
+    optimal = result.optimal and not result.interrupted
+    claim = predicted_rounds(built, solver)
+    replay = replayed(position, line, claim, optimal, lastrounds.evaluate)
+    bound = (built.lr.objective.leading(result.bound) if result.bound is not None
+             else claim.value)
+    return Answer(line, replay, optimal, result.status, max(bound, replay.value), horizon,
+                  time.perf_counter() - start, build,
+                  dict(result.stats, nodes=built.lr.geometry.size))
+
+
+def passing_at_once(position: Position) -> list[Turn]:
+    """The last-rounds line that passes at once in every round, each time with the first
+    tile with the most coins."""
+    line: list[Turn] = []
+    current = position
+    for number in range(lastrounds.planned_rounds(position)):
+        if number:
+            current = lastrounds.between_rounds(current)
+        tile = None
+        if current.round < ROUNDS or current.rules.final_round_swap:
+            most = max(coins for _, coins in current.bonus_display)
+            tile = next(t for t, c in current.bonus_display if c == most)
+        turn = Turn(Action("pass", tile=tile))
+        line.append(turn)
+        current = apply_turn(current, turn)
+    return line
+
+
+SOLVERS: dict[str, Callable[..., Answer]] = {
+    "last-round": solve_last_round, "best-round": solve_best_round,
+    "last-rounds": solve_last_rounds}
+"""The CP-SAT solve of each puzzle kind (``position, params, *, progress``)."""

@@ -1,5 +1,5 @@
-"""Exhaustive search of the last-round and best-round puzzles: every canonical line of
-P, memoised.
+"""Exhaustive search of the last-round, best-round and last-rounds puzzles: every
+canonical line of P, memoised.
 
 Depth-first over :func:`~solver.terra_nova_kosmos.engine.legal.successors`
 with a table of solved states; every line is finite (each non-pass action
@@ -16,16 +16,17 @@ from dataclasses import replace
 from typing import Any
 
 from solver.cpsat import interrupt
-from solver.terra_nova_kosmos.engine import bestround, legal
+from solver.terra_nova_kosmos.engine import bestround, lastrounds, legal
 from solver.terra_nova_kosmos.engine.actions import apply_exchange
 from solver.terra_nova_kosmos.engine.lastround import Result, check_puzzle, score
 from solver.terra_nova_kosmos.notation import Exchange, Turn
 from solver.terra_nova_kosmos.position import Position
+from solver.terra_nova_kosmos.rules import ROUNDS
 
 
 def _state(position: Position) -> Hashable:
     """What can differ between positions of one search."""
-    return (position.landscape, position.buildings, position.players,
+    return (position.round, position.landscape, position.buildings, position.players,
             position.power_actions_used, position.bonus_display)
 
 
@@ -62,9 +63,10 @@ class _Search:
         """The turns to try from ``position``."""
         return _pruned(position)
 
-    def leaf(self, after_pass: Position) -> Any:
-        """The result of a line whose pass leads to ``after_pass`` (one turn counted)."""
-        return score(self.root, after_pass, 1)
+    def leaf(self, after_pass: Position) -> tuple[Any, tuple[Turn, ...]]:
+        """The result of a line whose pass leads to ``after_pass`` (one turn counted), and
+        the turns that follow the pass (none: the line ends there)."""
+        return score(self.root, after_pass, 1), ()
 
     def rank(self, result: Any, turns: int) -> tuple[int, ...]:
         """The order of results, ``turns`` from the node on: larger is better."""
@@ -90,8 +92,8 @@ class _Search:
             key, result, line = None, None, ()
             for turn, child in self.children(position):
                 if turn.action.name == "pass":
-                    sub = self.leaf(child)
-                    sub_line: tuple[Turn, ...] = (turn,)
+                    sub, rest = self.leaf(child)
+                    sub_line: tuple[Turn, ...] = (turn,) + rest
                 else:
                     _, sub, rest = self.best(child)
                     sub_line = (turn,) + rest
@@ -147,8 +149,8 @@ class _BestRound(_Search):
             closed.append((turn, child))
         return closed
 
-    def leaf(self, after_pass: Position) -> Any:
-        return bestround.score(self.root, after_pass, 1, self.objective)
+    def leaf(self, after_pass: Position) -> tuple[Any, tuple[Turn, ...]]:
+        return bestround.score(self.root, after_pass, 1, self.objective), ()
 
     def rank(self, result: Any, turns: int) -> tuple[int, ...]:
         return replace(result, turns=turns).key
@@ -164,3 +166,33 @@ def solve_best_round(position: Position, objective: str | None = None,
                         max_nodes)
     _, result, line = search.best(position)
     return replace(result, turns=len(line)), list(line)
+
+
+class _LastRounds(_Search):
+    """The last-rounds search: a pass before the last round takes any display tile and
+    any exchange after it (:func:`~.legal.passes_before_income`); the next round is
+    searched from the position :func:`~.lastrounds.between_rounds` makes, memoised
+    like the first (transpositions across the rounds share it)."""
+
+    def children(self, position: Position) -> list[tuple[Turn, Position]]:
+        if position.round == ROUNDS:
+            return _pruned(position)
+        rest = [(turn, child) for turn, child in legal.successors(position)
+                if turn.action.name != "pass"]
+        return rest + legal.passes_before_income(position)
+
+    def leaf(self, after_pass: Position) -> tuple[Any, tuple[Turn, ...]]:
+        if after_pass.round == ROUNDS:
+            return super().leaf(after_pass)
+        _, result, line = self.best(lastrounds.between_rounds(after_pass))
+        return result, line
+
+
+def solve_last_rounds(position: Position, cap: float | None = None,
+                      max_nodes: int | None = None) -> tuple[Result, list[Turn]]:
+    """The optimal line of the last-rounds puzzle (both passes in it) and its result.
+    ``cap``/``max_nodes`` as for :func:`solve_last_round`."""
+    lastrounds.check_puzzle(position)
+    search = _LastRounds(position, cap, max_nodes)
+    _, result, line = search.best(position)
+    return Result(result.value, result.others, len(line), result.final), list(line)

@@ -212,11 +212,13 @@ def river_towns(position: Position) -> list[int]:
 
 def _may_gain_power(position: Position, action: Action, after: Position) -> bool:
     """Whether ``action`` (or the towns it makes due) can give ``to_move`` power: Kobolde
-    spades and palace, a town with ``t8p6``, the Druiden palace's pass power."""
+    spades and palace, a town with ``t8p6`` (a Seebären river town founded on passing
+    too), the Druiden palace's pass power."""
     colour = position.to_move
     player = position.player(colour)
     if action.name == "pass":
-        return act.has_palace(position, colour, "druiden", "left")
+        return (act.has_palace(position, colour, "druiden", "left")
+                or ("t8p6" in player.town_tiles and bool(river_towns(after))))
     if player.faction == "kobolde" and (action.name in ("terraform", "pa-spade1", "pa-spade2",
                                                         "b-spade", "feen-spade")
                                         or action.piece == "pl"):
@@ -313,6 +315,31 @@ def _with_towns(action: Action, before: tuple[Exchange, ...], after: Position
                 continue
             out.append((Turn(action, before, option), child))
     return out
+
+
+def passes_before_income(position: Position) -> list[tuple[Turn, Position]]:
+    """The canonical pass turns of ``to_move`` when an income follows (a puzzle's round
+    before the last): each canonical pass turn, then every exchange after it (any
+    ``$k``, and for the Druiden any triples first). Tokens exchanged there move to
+    bowl I, where the income refills them while full bowls would lose it; an exchange
+    in phase 3 is the same as one after the pass (nobody acts in between). Turns
+    leading to the same position are given once."""
+    colour = position.to_move
+    out: dict[Position, Turn] = {}
+    for turn, after in successors(position):
+        if turn.action.name != "pass":
+            continue
+        three = after.player(colour).power[2]
+        druid = after.player(colour).faction == "druiden"
+        for triples in range(three // DRUID_TRIPLE[0] + 1 if druid else 1):
+            for money in range(three - DRUID_TRIPLE[0] * triples + 1):
+                exchanges = ((Exchange("*", triples),) if triples else ()) + \
+                    ((Exchange("$", money),) if money else ())
+                child = after
+                for exchange in exchanges:
+                    child = act.apply_exchange(child, colour, exchange)
+                out.setdefault(child, Turn(turn.action, turn.before, turn.towns, exchanges))
+    return [(turn, child) for child, turn in out.items()]
 
 
 def legal_turns(position: Position) -> list[Turn]:

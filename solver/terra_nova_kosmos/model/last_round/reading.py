@@ -92,14 +92,16 @@ def predicted(lr: LastRound, solver: cp_model.CpSolver) -> Predicted:
     return Predicted(solver.value(lr.value), solver.value(lr.others), solver.value(lr.turns))
 
 
-def hint_passing_at_once(lr: LastRound) -> None:
+def hint_passing_at_once(lr: LastRound, passing: tuple[int, ...] = (0,)) -> None:
     """Hint the action kinds of the line that passes at once (pass, then idle): CP-SAT
     completes the rest of it in its first search, so a time-limited solve nearly
-    always has a line to improve on (the solve falls back to that line when not)."""
+    always has a line to improve on (the solve falls back to that line when not).
+    ``passing``: the steps (from 0) that pass (a model over several rounds passes once
+    in each), every other one idle."""
     for t, step in enumerate(lr.steps):
         for k, v in step.kind.items():
             if not isinstance(v, bool):
-                lr.model.add_hint(v, k == ("pass" if t == 0 else "idle"))
+                lr.model.add_hint(v, k == ("pass" if t in passing else "idle"))
 
 
 def plan(lr: LastRound) -> list[Any]:
