@@ -95,6 +95,15 @@ def test_ctrl_c_in_kosmos_keeps_the_best_line(puzzle):
     kept_best(run(["solve", TNK + puzzle], ready="best found"))
 
 
+LAST_ROUNDS = "tests/data/tnk-last-rounds-slow.toml"
+"""A small KOSMOS last-rounds position (rounds 4 and 5) whose proof takes seconds."""
+
+
+def test_ctrl_c_in_a_last_rounds_solve_keeps_the_best_line():
+    # the model of both rounds, hinted to pass at once in each: a line from the start
+    kept_best(run(["solve", LAST_ROUNDS, "--workers", "1"], ready="best found"))
+
+
 def test_ctrl_c_in_perft_via_the_model_is_exit_130():
     no_answer(run(["perft", TN + "midgame-2p.toml", "--via-model"], ready="enumerating"))
 
@@ -146,5 +155,3 @@ def test_the_time_limit_holds_model_building_included(args):
     assert ended.seconds < limit + slack, (ended.seconds, os.getloadavg())
     if ended.status == 0:
         assert "time limit: not proven optimal" in ended.stdout
-
-

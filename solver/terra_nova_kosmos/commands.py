@@ -298,6 +298,7 @@ def solve(file: Path, params: SolveParams, as_json: bool, screen: Screen) -> int
         _claimed_line(file, position)  # is bad input; the claim itself is verify's
     best = kind_of(position) == "best-round"
     run = bridge.SOLVERS[kind_of(position)]
+    params = params.started()
     try:
         with screen.status("solving…") as status:
             answer = run(position, params, progress=lambda text: status.update(
