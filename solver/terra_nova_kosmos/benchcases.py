@@ -16,7 +16,7 @@ tie-breaks.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -98,7 +98,8 @@ def solve_cpsat(position: Position, case: Case, params: Any) -> Solved:
 
 def solve_exhaustive(position: Position, case: Case, cap: float) -> tuple[int, ...]:
     """The engine's memoised exhaustive search; TimeoutError past ``cap`` seconds."""
-    search = {"best-round": exhaustive_best, "last-rounds": exhaustive_rounds}.get(
-        case.kind, exhaustive)
+    searches: dict[str, Callable[..., tuple[Any, Any]]] = {
+        "best-round": exhaustive_best, "last-rounds": exhaustive_rounds}
+    search = searches.get(case.kind, exhaustive)
     result, _ = search(position, cap=cap)
     return result.key

@@ -3,11 +3,11 @@ transition, its steps for round 5, the end (:class:`RoundsBuilder`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from solver.cpsat.constraints import gated
+from solver.cpsat.constraints import Lit, gated
 from solver.terra_nova_kosmos.model.geometry import build_geometry
 from solver.terra_nova_kosmos.model.last_round import Builder, LastRound, State, Step
 from solver.terra_nova_kosmos.model.last_round.parts import BRIDGING
@@ -176,8 +176,8 @@ class RoundsBuilder(Builder):
             return True
         return super().available(kind, prev)
 
-    def link(self, i: int, j: int, bridge: list[Any], ship_at_least: dict[int, Any],
-             reach: Any) -> Any:
+    def link(self, i: int, j: int, bridge: Sequence[Lit], ship_at_least: dict[int, Lit],
+             reach: int | Lit) -> Lit:
         """Range as the last-round model has it; in round 5 ``reach`` is the literal
         "b-reach taken in round 4"."""
         if isinstance(reach, int):
@@ -323,7 +323,7 @@ class RoundsBuilder(Builder):
             out.append(v)
         money = m.new_int_var(0, self.mmax, "money_r5")
         m.add(money == end.money + exchange + money_in)
-        start = replace(end, money=money, bowls=tuple(out), passed=False,
+        start = replace(end, money=money, bowls=(out[0], out[1], out[2]), passed=False,
                         links=dict(end.links))
         return start, exchange, triples
 
