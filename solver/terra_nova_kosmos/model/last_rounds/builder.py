@@ -142,6 +142,13 @@ class RoundsBuilder(Builder):
     def refusal(self, position: Position) -> str | None:
         return refusal(position)
 
+    def spendable(self) -> int:
+        """What both rounds can spend (:meth:`.scope.Reserves.units`, every hex a
+        candidate): a palace P cannot pay for in round 4 may come in round 5 with
+        round 4's income, and with it the free buildings it allows."""
+        size = self.p.grid.size
+        return reserves(self.p, size, size + 1).units(self.p)
+
     def edge_hexes(self) -> list[int]:
         """Hexes P may build on without range (as the last-round builder finds them)."""
         p = self.p
