@@ -26,7 +26,8 @@ test: $(STAMP)
 sweep: $(STAMP)
 	$(BIN)/python -m pytest -m sweep -n auto --dist loadgroup
 
-# 500 real commands (every solve path, bundled and generated positions) with random time
+# 500 real commands (every solve path on bundled and generated positions, and the other
+# drivers: generate, review, perft, bench, export, batch) with random time
 # limits (0.1-5 s) and random Ctrl-Cs: no hang, no traceback, every --json as documented.
 # BOARDSAT_SOAK_RUNS, BOARDSAT_SOAK_SEED and BOARDSAT_SOAK_PARALLEL change the run.
 soak: $(STAMP)

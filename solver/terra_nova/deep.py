@@ -200,8 +200,9 @@ class DeepSearch(ClosingPath):
         self.first, self.geo = candidates_listed(position, horizon, params, progress)
         """The engine's first legal line, and the geometry with its candidates."""
         self.bounds = RelaxedBounds(
-            self.geo, params, cuts=find_pair_cuts(self.geo) if horizon in PAIR_CUT_TURNS
-            else None, caps=CapBook() if horizon in CAP_TURNS else None, progress=progress)
+            self.geo, params, cuts=find_pair_cuts(self.geo, check=params.check)
+            if horizon in PAIR_CUT_TURNS else None,
+            caps=CapBook() if horizon in CAP_TURNS else None, progress=progress)
         self.relaxed: int | None = None
         """The first relaxation's bound on every line (None: none proven in time)."""
         self.closings: list[int] = []

@@ -40,6 +40,7 @@ inside" and ``wins[i]`` = "... with a majority"):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -110,8 +111,8 @@ class Cut(NamedTuple):
     second_level: int
 
 
-def pair_cuts(geo: Geometry, ways: dict[int, list[Level]], most: int | None = None
-              ) -> PairCuts:
+def pair_cuts(geo: Geometry, ways: dict[int, list[Level]], most: int | None = None,
+              check: Callable[[], None] = lambda: None) -> PairCuts:
     """The floor and the cuts over the candidates' levels ``ways``: for each pair, the
     lowest failing levels (a cut on lower levels implies the ones above). Only pairs whose best
     levels together are worth at least the floor are cut: the most one candidate, or two
@@ -119,7 +120,7 @@ def pair_cuts(geo: Geometry, ways: dict[int, list[Level]], most: int | None = No
     reach the floor anyway; at it too, but the relaxation's optimum then tends to close a
     pair that fits, which the first round keeps and whose line is better: benchmarks/
     EXPERIMENTS.md, Terra Nova, "A tighter relaxation"); ``most``: a lower floor to use
-    instead when given."""
+    instead when given. ``check`` is called often (Ctrl-C, the time limit)."""
     ids = sorted(ways, key=lambda i: -ways[i][-1].points)
     if len(ids) < 2:
         return PairCuts(ways, 0, [])
@@ -139,6 +140,7 @@ def pair_cuts(geo: Geometry, ways: dict[int, list[Level]], most: int | None = No
     floor = int(top_points[0])
     found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     for start in range(0, len(ids), BLOCK):
+        check()
         # pairs worth less than the floor found so far are neither cut nor raise it; the
         # candidates are in descending order, so the partners that can be worth as much
         # are a prefix
@@ -167,6 +169,7 @@ def pair_cuts(geo: Geometry, ways: dict[int, list[Level]], most: int | None = No
         floor = min(floor, most)
     out: list[Cut] = []
     for r_all, c_all, spare_all in found:
+        check()
         for r, c, spare in zip(r_all.tolist(), c_all.tolist(), spare_all.tolist(), strict=True):
             if int(top_points[r] + top_points[c]) < floor:
                 continue
@@ -233,12 +236,15 @@ class PairCuts:
         return len(cuts)
 
 
-def find_pair_cuts(geo: Geometry, most: int | None = None) -> PairCuts:
+def find_pair_cuts(geo: Geometry, most: int | None = None,
+                   check: Callable[[], None] = lambda: None) -> PairCuts:
     """The pair cuts of ``geo``'s candidates (:func:`pair_cuts`; ``most``: a floor to use
-    when the one found is higher, so more pairs are cut)."""
+    when the one found is higher, so more pairs are cut); ``check`` is called for each
+    candidate (thousands on a full board: Ctrl-C and the time limit are heard)."""
     ways: dict[int, list[Level]] = {}
     for i, cand in enumerate(geo.candidates):
+        check()
         found = levels(geo, cand)
         if found:
             ways[i] = found
-    return pair_cuts(geo, ways, most)
+    return pair_cuts(geo, ways, most, check)
