@@ -83,30 +83,38 @@ def _bundled() -> list[tuple[str, tuple[str, ...]]]:
         out.append(("rift-valley budget", (str(file), "--draws", "12")))
         out.append(("rift-valley unlimited", (str(file), "--draws", "40")))
     for file in sorted((tnk / "puzzles").rglob("*.toml")):
-        kind = "best-round" if "best-round" in file.name else "last-round"
+        kind = next(k for k in ("best-round", "last-rounds", "last-round") if k in file.name)
         out.append((f"kosmos {kind}", (str(file),)))
     return out
 
 
+GENERATE_SECONDS = 60
+"""The most the generator may take on each kind at the start (it keeps what it wrote)."""
+
+
 def _generated(folder: Path) -> list[tuple[str, tuple[str, ...]]]:
-    """Puzzles the generator writes now (closings, min-turns, max-score, both KOSMOS
-    kinds), as (path, solve arguments)."""
+    """Puzzles the generator writes now (closings, min-turns, max-score, the KOSMOS
+    kinds; up to two each, :data:`PARALLEL` kinds at a time), as (path, solve arguments)."""
     requests = [("terra-nova", "closing", "2"), ("terra-nova", "min-turns", "2"),
                 ("terra-nova", "best-turn", None), ("rift-valley", "max-score", None),
                 ("terra-nova-kosmos", "last-round", None),
-                ("terra-nova-kosmos", "best-round", None)]
-    out: list[tuple[str, tuple[str, ...]]] = []
-    for number, (game, kind, turns) in enumerate(requests):
+                ("terra-nova-kosmos", "best-round", None),
+                ("terra-nova-kosmos", "last-rounds", None)]
+
+    def written(number: int) -> list[tuple[str, tuple[str, ...]]]:
+        game, kind, turns = requests[number]
         target = folder / f"{game}-{kind}"
         args = ["generate", game, "--kind", kind, "--count", "2", "--seed", str(SEED + number),
-                "--out", str(target), "--workers", "1"] + (["--turns", turns] if turns else [])
-        ended = run(args, timeout=600)
-        assert ended.status == EXIT_OK, ended.stderr[-2000:]
+                "--out", target, "--workers", "1", "--time-limit", str(GENERATE_SECONDS)]
+        ended = run(args + (["--turns", turns] if turns else []), timeout=600)
+        assert ended.status in (EXIT_OK, EXIT_NO_ANSWER), ended.stderr[-2000:]
         name = {"terra-nova": "terra-nova", "rift-valley": "rift-valley",
                 "terra-nova-kosmos": "kosmos"}[game]
-        out += [(f"{name} {kind} (generated)", (str(file),))
+        return [(f"{name} {kind} (generated)", (str(file),))
                 for file in sorted(target.glob("*.toml"))]
-    return out
+
+    with ThreadPoolExecutor(PARALLEL) as pool:
+        return [item for found in pool.map(written, range(len(requests))) for item in found]
 
 
 RECORDS = [str(POSITIONS / "terra-nova" / "records" / "missed-closing.toml"),
@@ -114,7 +122,7 @@ RECORDS = [str(POSITIONS / "terra-nova" / "records" / "missed-closing.toml"),
 """Records short enough to review within a limit per solve (longer ones: Ctrl-C only)."""
 GENERATED = [("terra-nova", "closing", "2"), ("terra-nova", "best-turn", None),
              ("rift-valley", "max-score", None), ("terra-nova-kosmos", "last-round", None),
-             ("terra-nova-kosmos", "best-round", None)]
+             ("terra-nova-kosmos", "best-round", None), ("terra-nova-kosmos", "last-rounds", None)]
 
 
 def _driver(roll: float, rng: random.Random, folder: Path,
@@ -184,6 +192,7 @@ def _documented() -> dict[tuple[str, str], dict[str, str]]:
             game = next((part.split("/")[1] for part in words if part.startswith("positions/")),
                         "error" if "no-such-file" in command else "")
             kind = ("best-round" if "best-round" in command else
+                    "last-rounds" if "last-rounds" in command else
                     "last-round" if "last-round" in command else "")
             tables.setdefault((words[0], f"{game} {kind}".strip()), fields)
     return tables
