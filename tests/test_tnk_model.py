@@ -14,7 +14,7 @@ from solver.terra_nova_kosmos.model.last_round import (
     predicted,
     read_line,
 )
-from solver.terra_nova_kosmos.model.scope import horizon
+from solver.terra_nova_kosmos.model.scope import affordable_hexes, horizon
 from solver.terra_nova_kosmos.notation import format_turn
 from solver.terra_nova_kosmos.solve import solve_last_round
 
@@ -85,6 +85,23 @@ def test_horizon_counts_what_can_be_spent():
                         power_actions_used=used)
     # 10 → 2 houses; a town needs 4 buildings: only the pass and two houses
     assert horizon(richer, 8, 5) == 3
+
+
+def test_reach_counts_the_buildings_on_the_way():
+    # from a1: a house on the lake b1 (home) costs 4, on the forest a2 4 + a spade 6
+    position = last_round(ROW, FACTIONS, {"blue": {"money": 9, "power": [3, 2, 3]}},
+                          power_actions_used=BOARD_ACTIONS_USED)
+
+    def names(p, budget):
+        return sorted(p.grid.name(c) for c in affordable_hexes(p, {0}, 0, budget))
+
+    assert names(position, 3) == ["a2", "b1"]
+    assert names(position, 4) == ["a2", "b1", "b2", "c1"]
+    assert names(position, 8) == ["a2", "b1", "b2", "b3", "c1", "c2", "c3"]
+    assert names(position, 10) == ["a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3"]
+    # pa-spade1 and pa-spade2 still free: the forest a2 costs a house only
+    free = last_round(ROW, FACTIONS, {"blue": {"money": 9, "power": [3, 2, 3]}})
+    assert names(free, 4) == ["a2", "a3", "b1", "b2", "b3", "c1"]
 
 
 IFRIT = """

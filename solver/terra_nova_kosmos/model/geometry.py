@@ -10,6 +10,7 @@ literals; nothing here decides what is legal.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from solver.terra_nova_kosmos.position import Position
@@ -91,26 +92,43 @@ def _distances(position: Position, sources: set[int], max_ship: int, depth: int
     """The range steps (side, any bridge spot, shipping up to ``max_ship``) from
     ``sources`` to each unbuilt landscape hex at most ``depth`` steps away, every hex on
     the way unbuilt; the sources themselves at 0."""
-    grid, river = position.grid, position.board.river
-    free = {c for c in range(grid.size)
-            if c not in river and position.buildings[c] is None}
-    spot_nb: dict[int, set[int]] = {}
-    for a, b in position.board.bridge_spots:
-        spot_nb.setdefault(a, set()).add(b)
-        spot_nb.setdefault(b, set()).add(a)
+    free = free_land(position)
+    near = range_neighbours(position, max_ship)
     dist = dict.fromkeys(sources, 0)
     queue = deque(sorted(sources))
     while queue:
         cell = queue.popleft()
         if dist[cell] >= depth:
             continue
-        near = set(grid.neighbours[cell]) | spot_nb.get(cell, set())
-        near |= {x for x, d in river_hops(position, cell).items() if d <= max_ship}
-        for nb in sorted(near):
+        for nb in near(cell):
             if nb in free and nb not in dist:
                 dist[nb] = dist[cell] + 1
                 queue.append(nb)
     return dist
+
+
+def free_land(position: Position) -> set[int]:
+    """The unbuilt landscape hexes (not river)."""
+    river = position.board.river
+    return {c for c in range(position.grid.size)
+            if c not in river and position.buildings[c] is None}
+
+
+def range_neighbours(position: Position, max_ship: int) -> Callable[[int], list[int]]:
+    """The hexes one range step from a hex (side, any bridge spot, shipping up to
+    ``max_ship``), ascending."""
+    grid = position.grid
+    spot_nb: dict[int, set[int]] = {}
+    for a, b in position.board.bridge_spots:
+        spot_nb.setdefault(a, set()).add(b)
+        spot_nb.setdefault(b, set()).add(a)
+
+    def near(cell: int) -> list[int]:
+        out = set(grid.neighbours[cell]) | spot_nb.get(cell, set())
+        out |= {x for x, d in river_hops(position, cell).items() if d <= max_ship}
+        return sorted(out)
+
+    return near
 
 
 def _reachable(position: Position, start: set[int], max_ship: int, extra: set[int],
@@ -132,16 +150,18 @@ def _reachable(position: Position, start: set[int], max_ship: int, extra: set[in
 
 
 def build_geometry(position: Position, max_ship: int, extra: set[int],
-                   depth: int = FAR, extra_level: int = 1, last: int = FAR) -> Geometry:
+                   depth: int = FAR, extra_level: int = 1, last: int = FAR,
+                   within: set[int] | None = None) -> Geometry:
     """The model's nodes and links for P = ``position.to_move``; ``max_ship`` bounds P's
     shipping value during play, ``extra`` are hexes P may build on without range from
     step ``extra_level`` on, ``depth`` bounds the range steps from P's buildings (or
     ``extra``) to a node, ``last`` the step of P's last action (later levels are no
-    nodes)."""
+    nodes); ``within`` (when given) holds the only hexes that may be candidates."""
     me = position.to_move
     own = [c for c in position.buildings_of(me)]
     levels = _reachable(position, set(own), max_ship, extra, depth, extra_level)
-    candidates = sorted(c for c, level in levels.items() if level <= last)
+    candidates = sorted(c for c, level in levels.items()
+                        if level <= last and (within is None or c in within))
     nodes = tuple(own + candidates)
     index = {cell: i for i, cell in enumerate(nodes)}
     side = tuple(tuple(index[nb] for nb in position.grid.neighbours[c] if nb in index)

@@ -7,10 +7,11 @@ its docstring.
 
 from __future__ import annotations
 
+from heapq import heappop, heappush
 from itertools import combinations
 
 from solver.geometry.graph import components
-from solver.terra_nova_kosmos.model.geometry import related_bridges
+from solver.terra_nova_kosmos.model.geometry import free_land, range_neighbours, related_bridges
 from solver.terra_nova_kosmos.position import Position
 from solver.terra_nova_kosmos.rules import (
     BRIDGES,
@@ -18,15 +19,18 @@ from solver.terra_nova_kosmos.rules import (
     HOUSE_COST,
     HOUSES,
     IFRIT_POWER_REBATE,
+    INV_KONTOR_POWER,
     KOBOLDE_PALACE_POWER,
     KOBOLDE_POWER_PER_SPADE,
     KONTORE,
+    LETTER_LANDSCAPE,
     PA_MONEY,
     PALACES,
     POWER_ACTIONS,
     ROUNDS,
     SIDE_A,
     SPADE_COST,
+    SPADES,
     TOWN6_MIN_VALUE,
     TOWN_MIN_BUILDINGS,
     TOWN_MIN_VALUE,
@@ -171,37 +175,34 @@ INCOME_TILES = ("t6g5", "t8p6")
 
 
 def paid_turns(position: Position) -> int:
-    """A bound on P's turns before the pass by what they cost: the most over the sets
-    of income tiles (:data:`INCOME_TILES`) P may take that P's buildings outside towns
-    can found towns for (:func:`could_found`) of :func:`turns_paid_with` them."""
+    """A bound on P's turns before the pass by what they cost: the most of
+    :func:`turns_paid_with` over :func:`income_choices`."""
+    return max(turns_paid_with(position, tiles) for tiles in income_choices(position))
+
+
+def income_choices(position: Position) -> list[tuple[str, ...]]:
+    """The sets of income tiles (:data:`INCOME_TILES`) P may take this round: those that
+    P's buildings outside towns can found towns for (:func:`could_found`) within the
+    turns :func:`turns_paid_with` them allows."""
     player = position.player(position.to_move)
     tiles = [t for t in INCOME_TILES if t in player.town_tiles]
-    best = 0
-    for n in range(len(tiles) + 1):
-        for chosen in combinations(tiles, n):
-            turns = turns_paid_with(position, chosen)
-            if could_found(position, n, turns):
-                best = max(best, turns)
-    return best
+    return [chosen for n in range(len(tiles) + 1) for chosen in combinations(tiles, n)
+            if could_found(position, n, turns_paid_with(position, chosen))]
 
 
-def turns_paid_with(position: Position, tiles: tuple[str, ...]) -> int:
-    """The most turns before the pass P can pay for when the towns P founds bring the
-    income ``tiles``: the cheapest first.
+def paid_budget(position: Position) -> int:
+    """A bound on the money + power P's turns before the pass can cost, net of the
+    power they bring (as :func:`turns_paid_with` counts it): the most of
+    :func:`units_with` over :func:`income_choices`."""
+    return max(units_with(position, tiles) for tiles in income_choices(position))
 
-    What can be spent is money + bowl III + what the tiles bring (``t6g5``'s money,
-    :func:`inflow` of ``t8p6``'s power) + ``pa-money7``'s net gain (when bowl III can
-    hold its power) + the Kobolde ``b-spade``'s 2 power. Turns cost what they spend,
-    net of the power they bring: the specials free of money and power (``b-spade``, and
-    ``lake-house``, ``desert-dig``, ``free-kontor`` once their palace stands: while it
-    does not, the palace's turn pays for two) and ``pa-money7`` nothing, the other
-    power actions their power (Ifrit 1 less; Kobolde spades 2 less each), ``feen-spade``
-    2; every other turn at least ``HOUSE_COST``: a house 4, a Kontor 5 (Feline) or
-    more, a spade 6 (Kobolde net 4), ``inv-kontor`` 6 power, shipping 8, a bridge 10,
-    a palace 14 (Kobolde net 8)."""
-    me = position.to_move
-    player = position.player(me)
-    used = position.power_actions_used
+
+def units_with(position: Position, tiles: tuple[str, ...]) -> int:
+    """What P can spend when the towns P founds bring the income ``tiles``: money +
+    bowl III + what the tiles bring (``t6g5``'s money, :func:`inflow` of ``t8p6``'s
+    power) + ``pa-money7``'s net gain (when bowl III can hold its power) + the Kobolde
+    ``b-spade``'s 2 power."""
+    player = position.player(position.to_move)
     rebate = IFRIT_POWER_REBATE if player.faction == "ifrit" else 0
     kobolde = player.faction == "kobolde"
     gain = TOWN_TILES["t8p6"].power if "t8p6" in tiles else 0
@@ -209,11 +210,45 @@ def turns_paid_with(position: Position, tiles: tuple[str, ...]) -> int:
     units = player.money + power
     if "t6g5" in tiles:
         units += TOWN_TILES["t6g5"].money
+    if kobolde and "b-spade" in once_specials(position):
+        units += KOBOLDE_POWER_PER_SPADE
+    if money7_paid(position, tiles):
+        units += PA_MONEY - POWER_ACTIONS["pa-money7"] + rebate
+    return units
+
+
+def money7_paid(position: Position, tiles: tuple[str, ...]) -> bool:
+    """Whether P may take ``pa-money7`` (still free, and bowl III can hold its power:
+    Kobolde always, their spades bring power)."""
+    player = position.player(position.to_move)
+    if "pa-money7" in position.power_actions_used:
+        return False
+    rebate = IFRIT_POWER_REBATE if player.faction == "ifrit" else 0
+    gain = TOWN_TILES["t8p6"].power if "t8p6" in tiles else 0
+    power = player.power[2] + inflow(position, gain)
+    return player.faction == "kobolde" or power >= POWER_ACTIONS["pa-money7"] - rebate
+
+
+def turns_paid_with(position: Position, tiles: tuple[str, ...]) -> int:
+    """The most turns before the pass P can pay for when the towns P founds bring the
+    income ``tiles``: the cheapest first, out of :func:`units_with` them.
+
+    Turns cost what they spend, net of the power they bring: the specials free of
+    money and power (``b-spade``, and ``lake-house``, ``desert-dig``, ``free-kontor``
+    once their palace stands: while it does not, the palace's turn pays for two) and
+    ``pa-money7`` nothing, the other power actions their power (Ifrit 1 less; Kobolde
+    spades 2 less each), ``feen-spade`` 2; every other turn at least ``HOUSE_COST``: a
+    house 4, a Kontor 5 (Feline) or more, a spade 6 (Kobolde net 4), ``inv-kontor`` 6
+    power, shipping 8, a bridge 10, a palace 14 (Kobolde net 8)."""
+    me = position.to_move
+    player = position.player(me)
+    used = position.power_actions_used
+    rebate = IFRIT_POWER_REBATE if player.faction == "ifrit" else 0
+    kobolde = player.faction == "kobolde"
+    units = units_with(position, tiles)
     specials = once_specials(position)
     personal, side = PERSONAL_SPECIALS.get(player.faction, (None, None))
     free = int("b-spade" in specials)
-    if kobolde:
-        units += KOBOLDE_POWER_PER_SPADE * free
     if personal in specials and personal != "feen-spade" and side in player.palaces:
         free += 1
     cheap = []
@@ -224,10 +259,7 @@ def turns_paid_with(position: Position, tiles: tuple[str, ...]) -> int:
         cheap.append(cost - rebate - KOBOLDE_POWER_PER_SPADE * spades)
     if "feen-spade" in specials and "left" in player.palaces:
         cheap.append(FEEN_SPADE_POWER)
-    money7 = 0
-    if "pa-money7" not in used and (kobolde or power >= POWER_ACTIONS["pa-money7"] - rebate):
-        money7 = 1
-        units += PA_MONEY - POWER_ACTIONS["pa-money7"] + rebate
+    money7 = int(money7_paid(position, tiles))
     turns = 0
     for cost in sorted(cheap):
         if cost >= HOUSE_COST or units < cost:
@@ -300,3 +332,53 @@ def range_depth(position: Position, candidates: int, turns: int) -> int:
     transformation, ``inv-kontor``'s 6 power); free buildings (``lake-house``, the
     Ifrit edge house) start chains of their own."""
     return min(turns - 1, spend_units(position, candidates) // HOUSE_COST + 1)
+
+
+def affordable_hexes(position: Position, sources: set[int], max_ship: int,
+                     budget: int) -> set[int]:
+    """The unbuilt landscape hexes P can touch (build on or transform) spending at most
+    ``budget`` of money + power: a hex is in range only of a building, so every hex on
+    the way from ``sources`` (P's buildings, the hexes of free buildings) but the last
+    carries a new building, which costs at least ``HOUSE_COST`` and the spades that
+    make it home (:data:`SPADE_COST` each, Kobolde net of their power; Golems count one
+    for two); :func:`free_spades`, ``feen-spade`` and ``desert-dig`` (its hex's
+    spades) save that many spades on the way, and Erfinderinnen may place a Kontor
+    for :data:`INV_KONTOR_POWER` instead. A cheapest path over (hex, free spades
+    used) gives each hex's least cost."""
+    me = position.to_move
+    player = position.player(me)
+    home = position.faction(me).home
+    specials = once_specials(position)
+    free = (free_spades(position) + int("feen-spade" in specials)
+            + max(SPADES[home].values()) * int("desert-dig" in specials))
+    spade = SPADE_COST - (KOBOLDE_POWER_PER_SPADE if player.faction == "kobolde" else 0)
+    inventor = player.faction == "erfinderinnen"
+    land = free_land(position)
+    near = range_neighbours(position, max_ship)
+
+    def spades(cell: int) -> int:
+        need = SPADES[home][LETTER_LANDSCAPE[position.landscape[cell]]]
+        return 1 if need == 2 and player.faction == "golems" else need
+
+    out: set[int] = set()
+    best: dict[tuple[int, int], int] = {}
+    queue = [(0, c, 0) for c in sorted(sources)]
+    while queue:
+        cost, cell, used = heappop(queue)
+        if best.get((cell, used), budget + 1) < cost:
+            continue
+        for nb in near(cell):
+            if nb not in land:
+                continue
+            out.add(nb)
+            need = spades(nb)
+            options = [(HOUSE_COST + spade * (need - k), used + k)
+                       for k in range(min(need, free - used) + 1)]
+            if inventor:
+                options.append((INV_KONTOR_POWER, used))
+            for extra, now in options:
+                total = cost + extra
+                if total <= budget and total < best.get((nb, now), budget + 1):
+                    best[(nb, now)] = total
+                    heappush(queue, (total, nb, now))
+    return out

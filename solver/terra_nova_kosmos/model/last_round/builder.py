@@ -52,7 +52,8 @@ class Builder(TownRules, Economy, Ending):
     in order, appending to ``steps`` and ``states``. Per step, ``town_count`` and
     ``vp_terms`` get one entry and ``events`` the buildings others gain power from.
     A subclass may override :meth:`~.core.Core.refusal`,
-    :meth:`~.core.Core.spendable` (which palaces, hence free buildings, may come),
+    :meth:`~.core.Core.spendable` (which palaces, hence free buildings, may come, and
+    which hexes P can reach),
     :meth:`~.economy.Economy.pass_income` and :meth:`~.ending.Ending.finish`; a node
     is touched no earlier than its ``Geometry.level``, counted in ``t``.
     """

@@ -17,14 +17,15 @@ from solver.terra_nova_kosmos.model.geometry import (
     related_bridges,
 )
 from solver.terra_nova_kosmos.model.last_round.parts import Num, State, Step, Unsupported
-from solver.terra_nova_kosmos.model.scope import horizon as turn_bound
 from solver.terra_nova_kosmos.model.scope import (
+    affordable_hexes,
     money_bound,
     once_specials,
+    paid_budget,
     range_depth,
-    spend_units,
     unsupported,
 )
+from solver.terra_nova_kosmos.model.scope import horizon as turn_bound
 from solver.terra_nova_kosmos.position import Player, Position
 from solver.terra_nova_kosmos.rules import (
     BONUS_TILES,
@@ -91,7 +92,9 @@ class Core:
         # a bound found on more candidates holds for fewer: narrow, then bound again
         depth = range_depth(position, self.g.size - self.g.own, self.T)
         self.check()
-        self.g = build_geometry(position, ship, extra, depth, extra_level, self.T - 1)
+        sources = set(position.buildings_of(self.me)) | extra
+        within = affordable_hexes(position, sources, ship, self.spendable()) | extra
+        self.g = build_geometry(position, ship, extra, depth, extra_level, self.T - 1, within)
         self.T = self.horizon()
         """The number of steps: a bound on P's turns, the pass included."""
         self.static_links: set[tuple[int, int]] = {self.pair(a, b) for a, b in
@@ -147,8 +150,9 @@ class Core:
 
     def spendable(self) -> int:
         """A bound on the money + power P can spend over the steps the model plans (the
-        palaces P may build follow from it; a model of more rounds overrides it)."""
-        return spend_units(self.p, self.p.grid.size)
+        palaces P may build and the hexes P can reach follow from it; a model of more
+        rounds overrides it)."""
+        return paid_budget(self.p)
 
     def refusal(self, position: Position) -> str | None:
         """Why the model cannot take ``position`` (None: it can)."""
