@@ -116,6 +116,11 @@ class ScoredRegion:
     """Colours with the most pieces in it (empty when it held no piece)."""
     share: int
     """Points each winner got: ``value // len(winners)``."""
+    pieces: tuple[tuple[str, int], ...] = ()
+    """The pieces each player had in it when it closed (players without one left out),
+    in the order of the players: what decided the majority."""
+    action: int = 0
+    """The action of the turn (1-based) whose stone closed it."""
 
 
 @dataclass(frozen=True)
@@ -312,7 +317,7 @@ def apply_turn(position: Position, turn: Turn, *, advance: bool = True) -> TurnO
             if token is not None:
                 removed.extend(c for c, _ in token[4])
                 for region in state.regions_at(action.cell):
-                    regions.append(_scored(region, before, position.players))
+                    regions.append(_scored(region, before, position.players, number))
 
     last = f"action {len(turn)} '{format_action(turn[-1], grid)}'"
     if len(turn) < ACTIONS_PER_TURN and state.has_action():
@@ -328,13 +333,15 @@ def apply_turn(position: Position, turn: Turn, *, advance: bool = True) -> TurnO
                        tuple(removed), tuple(regions), len(turn))
 
 
-def _scored(region: Region, pieces: Sequence[int], players: Sequence[str]) -> ScoredRegion:
+def _scored(region: Region, pieces: Sequence[int], players: Sequence[str],
+            action: int) -> ScoredRegion:
     counts = [(bb & region.mask).bit_count() for bb in pieces]
     most = max(counts)
     winners = tuple(players[p] for p, c in enumerate(counts) if most and c == most)
     value = len(region.cells) * MULTIPLIER[region.landscapes]
+    held = tuple((players[p], c) for p, c in enumerate(counts) if c)
     return ScoredRegion(region.cells, region.landscapes, value, winners,
-                        value // len(winners) if winners else 0)
+                        value // len(winners) if winners else 0, held, action)
 
 
 def _check_move(state: TurnState, move: Move, position: Position, place: str) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 from solver.errors import InputError
 from solver.terra_nova_kosmos.engine import board as topo
+from solver.terra_nova_kosmos.engine.ledger import Source, record
 from solver.terra_nova_kosmos.engine.power import gain, spend
 from solver.terra_nova_kosmos.notation import Action, Exchange, Town, Turn
 from solver.terra_nova_kosmos.position import Building, Player, Position
@@ -82,9 +83,11 @@ def _update(position: Position, colour: str, **changes: Any) -> Position:
     return position.with_player(replace(position.player(colour), **changes))
 
 
-def _add(position: Position, colour: str, vp: int = 0, money: int = 0, power: int = 0
-         ) -> Position:
-    """Give ``colour`` VP, money and power (a power gain, [D9])."""
+def _add(position: Position, colour: str, vp: int = 0, money: int = 0, power: int = 0,
+         source: Source = Source.ACTION, what: str = "") -> Position:
+    """Give ``colour`` VP, money and power (a power gain, [D9]); the VP are recorded as
+    given by ``source`` (``what`` names the tile or track, :mod:`.ledger`)."""
+    record(colour, source, vp, what)
     player = position.player(colour)
     return position.with_player(replace(player, vp=player.vp + vp, money=player.money + money,
                                         power=gain(player.power, power) if power
@@ -123,6 +126,12 @@ def _tile_vp(position: Position, tile: str, units: int = 1) -> int:
     return ROUND_TILES[tile] * units if round_tile(position) == tile else 0
 
 
+def _round_tile(position: Position, colour: str, tile: str, units: int = 1) -> Position:
+    """The VP of round tile ``tile`` for ``units`` of what it scores, if it is this round's."""
+    return _add(position, colour, vp=_tile_vp(position, tile, units), source=Source.ROUND_TILE,
+                what=tile)
+
+
 def _home_letter(position: Position, colour: str) -> str:
     return LANDSCAPE_LETTER[position.faction(colour).home]
 
@@ -137,10 +146,9 @@ def has_palace(position: Position, colour: str, faction: str, side: str) -> bool
 
 def _after_house(position: Position, colour: str, cell: int) -> Position:
     """A house was built on ``cell``: round tile, palaces, neighbours' power, Erfinderinnen."""
-    vp = _tile_vp(position, "r-house2")
+    position = _round_tile(position, colour, "r-house2")
     if has_palace(position, colour, "erfinderinnen", "right"):
-        vp += 2
-    position = _add(position, colour, vp=vp)
+        position = _add(position, colour, vp=2, what="Erfinderinnen right palace")
     position = _neighbour_power(position, colour, cell)
     return _watchers(position, colour, "erfinderinnen", "power")
 
@@ -148,12 +156,11 @@ def _after_house(position: Position, colour: str, cell: int) -> Position:
 def _after_upgrade(position: Position, colour: str, cell: int, kind: str) -> Position:
     """An upgrade to ``kind`` on ``cell``: round tile, Druiden, neighbours' power, Feline."""
     if kind == KONTOR:
-        vp = _tile_vp(position, "r-kontor3")
+        position = _round_tile(position, colour, "r-kontor3")
         if has_palace(position, colour, "druiden", "right"):
-            vp += 3
+            position = _add(position, colour, vp=3, what="Druiden right palace")
     else:
-        vp = _tile_vp(position, "r-palace5")
-    position = _add(position, colour, vp=vp)
+        position = _round_tile(position, colour, "r-palace5")
     position = _neighbour_power(position, colour, cell)
     return _watchers(position, colour, "feline", "money")
 
@@ -181,7 +188,7 @@ def _spades_used(position: Position, colour: str, spades: int) -> Position:
     """[D13] Spades used: round tile ``r-spade2``, Kobolde power."""
     power = KOBOLDE_POWER_PER_SPADE * spades if _player(position, colour).faction == "kobolde" \
         else 0
-    return _add(position, colour, vp=_tile_vp(position, "r-spade2", spades), power=power)
+    return _round_tile(_add(position, colour, power=power), colour, "r-spade2", spades)
 
 
 def _ship_step(position: Position, colour: str) -> Position:
@@ -191,7 +198,8 @@ def _ship_step(position: Position, colour: str) -> Position:
     if player.shipping >= len(track):
         return position
     position = _update(position, colour, shipping=player.shipping + 1)
-    return _add(position, colour, vp=track[player.shipping] + _tile_vp(position, "r-ship2"))
+    position = _add(position, colour, vp=track[player.shipping], what="shipping track")
+    return _round_tile(position, colour, "r-ship2")
 
 
 def spades_needed(position: Position, colour: str, cell: int) -> int:
@@ -469,31 +477,43 @@ def dig_neighbours(position: Position, colour: str, cell: int) -> set[int]:
 def pass_bonus(position: Position, colour: str) -> tuple[int, int]:
     """``(VP, power)`` ``colour`` scores on passing: bonus tile, Golems, Ifrit right palace,
     Druiden left palace (power), Feline right palace."""
+    vp = sum(points for _, points in pass_vp(position, colour))
+    power = 0
+    if has_palace(position, colour, "druiden", "left"):
+        power += 2 * len(topo.components(position, colour))
+    return vp, power
+
+
+def pass_vp(position: Position, colour: str) -> list[tuple[str, int]]:
+    """The VP ``colour`` scores on passing, by what gives them (the bonus tile by name,
+    Golems, Ifrit right palace, Feline right palace)."""
     player = _player(position, colour)
-    vp = power = 0
+    out: list[tuple[str, int]] = []
     tile = BONUS_TILES[player.bonus] if player.bonus else None
     if tile is not None and tile.pass_per is not None:
         units = player.shipping if tile.pass_per == "shipping" \
             else position.count(colour, tile.pass_per)
-        vp += tile.pass_vp * units
+        out.append((player.bonus, tile.pass_vp * units))
     if player.faction == "golems":
-        vp += GOLEMS_PASS_VP[position.count(colour, KONTOR)]
+        out.append(("Golems", GOLEMS_PASS_VP[position.count(colour, KONTOR)]))
     if has_palace(position, colour, "ifrit", "right"):
         edge = position.board.edge
-        vp += sum(1 for g in topo.components(position, colour) if g & edge)
-    if has_palace(position, colour, "druiden", "left"):
-        power += 2 * len(topo.components(position, colour))
+        out.append(("Ifrit right palace",
+                    sum(1 for g in topo.components(position, colour) if g & edge)))
     if has_palace(position, colour, "feline", "right"):
         river = position.board.river_adjacent
-        vp += sum(1 for c in position.buildings_of(colour) if c not in river)
-    return vp, power
+        out.append(("Feline right palace",
+                    sum(1 for c in position.buildings_of(colour) if c not in river)))
+    return out
 
 
 def _pass(position: Position, colour: str, action: Action) -> Position:
     if not position.passed:
         position = position.replace(start=colour)
-    vp, power = pass_bonus(position, colour)
-    position = _add(position, colour, vp=vp, power=power)
+    _, power = pass_bonus(position, colour)
+    for what, vp in pass_vp(position, colour):
+        position = _add(position, colour, vp=vp, source=Source.PASS, what=what)
+    position = _add(position, colour, power=power)
     swap = position.round < ROUNDS or position.rules.final_round_swap
     if swap != (action.tile is not None):
         raise IllegalTurn("passing takes a bonus tile from the display" if swap
@@ -557,15 +577,18 @@ def apply_exchange(position: Position, colour: str, exchange: Exchange) -> Posit
         raise IllegalTurn("only the Druiden exchange power for VP")
     power, vp = DRUID_TRIPLE
     position = _pay(position, colour, power=power * exchange.count)
-    return _add(position, colour, vp=vp * exchange.count)
+    return _add(position, colour, vp=vp * exchange.count, source=Source.EXCHANGE,
+                what=f"{exchange.count} × 3 power")
 
 
 def _town_bonus(position: Position, colour: str, tile: str) -> Position:
     bonus = TOWN_TILES[tile]
-    vp = bonus.vp + _tile_vp(position, "r-town5")
+    position = _add(position, colour, vp=bonus.vp, money=bonus.money, power=bonus.power,
+                    source=Source.TOWN, what=tile)
+    position = _round_tile(position, colour, "r-town5")
     if _player(position, colour).faction == "flaschengeister":
-        vp += FLASCHENGEISTER_TOWN_VP
-    position = _add(position, colour, vp=vp, money=bonus.money, power=bonus.power)
+        position = _add(position, colour, vp=FLASCHENGEISTER_TOWN_VP, source=Source.TOWN,
+                        what="Flaschengeister")
     for _ in range(bonus.shipping):
         position = _ship_step(position, colour)
     return position
