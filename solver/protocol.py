@@ -249,6 +249,75 @@ class PuzzleModel:
     """How ``solve`` goes beyond this model on this puzzle (empty: it solves exactly this)."""
 
 
+@dataclass(frozen=True)
+class Shown:
+    """What ``solve`` shows besides the one answer (the same options in every game)."""
+
+    top: int | None = None
+    """``--top N``: the N best answers that differ on the answer itself, each proven in
+    its rank."""
+    hint: bool = False
+    """``--hint``: only the answer's first action and what the answer is worth."""
+    stats: bool = False
+    """``--stats``: the solver's statistics under the answer (``--json`` always has them)."""
+
+
+RATE_LIMIT = 1000
+"""``rate`` counts the answers better than a given turn exactly up to this many; beyond,
+it says "more than" this."""
+
+
+@dataclass(frozen=True)
+class Rating:
+    """How good a given turn (or line, or set of draws) is: ``rate`` and game reviews.
+
+    The value is the engine's; the better answers are counted by CP-SAT (each found,
+    forbidden, and the count proven when no other is left); the best answer is the
+    solve's, replayed by the engine.
+    """
+
+    value: int
+    """What the given answer is worth (the engine's replay)."""
+    better: int
+    """Distinct answers worth strictly more, counted (at most :data:`RATE_LIMIT` + 1)."""
+    exact: bool
+    """True when :attr:`better` is proven exact (CP-SAT found no other)."""
+    beyond: bool
+    """True when more than :data:`RATE_LIMIT` answers are worth more."""
+    best_value: int
+    best_line: tuple[str, ...]
+    best_optimal: bool
+    """True when the best answer is proven optimal."""
+    explain: dict[str, Any]
+    """The given answer explained (the ``explain`` object of ``--json``)."""
+    reasons: tuple[str, ...] = ()
+    """The same in words, one sentence each."""
+    stopped: str | None = None
+    """``"interrupted"`` or ``"time limit"`` when counting ended before a proof."""
+    separator: str = " / "
+    """What joins the steps of :attr:`best_line` in words (turns, or ``, `` for draws)."""
+
+    def said(self) -> str:
+        """``yours scores 6; 3 answers score more; the best is 29 (b1-c1 #b2)``."""
+        if self.beyond:
+            more = f"more than {RATE_LIMIT:,} answers score more"
+        else:
+            many = f"{self.better:,} answer{'s score' if self.better != 1 else ' scores'} more"
+            more = many if self.exact else (f"at least {many} (counting stopped: "
+                                            f"{self.stopped or 'not proven'})")
+        top = "the best is" if self.best_optimal else "the best found is"
+        best = self.separator.join(self.best_line)
+        return f"yours scores {self.value}; {more}; {top} {self.best_value} ({best})"
+
+    def as_json(self) -> dict[str, Any]:
+        """The fields every game's ``rate --json`` prints (docs/json.md)."""
+        return {"value": self.value, "better": self.better, "exact": self.exact,
+                "beyond": self.beyond, "limit": RATE_LIMIT, "stopped": self.stopped,
+                "best": {"value": self.best_value, "line": list(self.best_line),
+                         "optimal": self.best_optimal},
+                "explain": self.explain}
+
+
 Options = Mapping[str, Any]
 """Command-line options given to a game command, by parameter name (``draws``, ``turns``…)."""
 
@@ -297,11 +366,27 @@ class Game(Protocol):
         """Draw the position in ``path``."""
 
     def solve(self, path: Path, options: Options, params: SolveParams, as_json: bool,
-              screen: Screen) -> int:
-        """Solve the puzzle in ``path``; the answer is replayed by the engine."""
+              screen: Screen, show: Shown) -> int:
+        """Solve the puzzle in ``path``; the answer is replayed by the engine and
+        explained from the engine's replay (``show``: the answers asked for)."""
 
     def verify(self, path: Path, options: Options, as_json: bool, screen: Screen) -> int:
         """Check the file's ``[solution]`` with the engine; 1 when it does not hold."""
+
+    def rate(self, path: Path, texts: Sequence[str], options: Options, params: SolveParams,
+             as_json: bool, screen: Screen, show: Shown) -> int:
+        """``rate``: print :meth:`rating` of the answer ``texts`` to the puzzle in ``path``."""
+
+    # ---- answers judged and explained (``rate``; game reviews)
+    def rating(self, position: Any, texts: Sequence[str], params: SolveParams) -> Rating:
+        """How good the answer ``texts`` (in notation: one turn per puzzle turn, one draw
+        per draw) is to the puzzle ``position`` poses: its value (the engine's), the
+        answers worth more (counted by CP-SAT) and the best answer; InputError when the
+        answer is malformed or illegal, PuzzleError where the puzzle has no such rating."""
+
+    def explain(self, position: Any, texts: Sequence[str]) -> dict[str, Any]:
+        """The answer ``texts`` replayed by the engine and explained: the ``explain``
+        object of ``solve --json`` (docs/json.md)."""
 
     def perft(self, path: Path, options: Options, as_json: bool, screen: Screen) -> int:
         """Count the legal turns (only when ``"perft"`` is in :attr:`options`)."""

@@ -309,3 +309,61 @@ def enumerate_projections(
         raise NoAnswer(f"the enumeration did not finish within the time limit "
                        f"({len(collector.seen)} found so far; {_STATUS.get(code, code)})")
     return collector.seen
+
+
+@dataclass
+class Enumerated:
+    """What one run of :func:`enumerate_distinct` found."""
+
+    found: list[tuple[int, ...]]
+    """New distinct value tuples, in the order found."""
+    complete: bool
+    """True when CP-SAT enumerated every solution (no other tuple exists)."""
+    interrupted: bool = False
+    """True when Ctrl-C (or the time limit, if not :attr:`complete`) ended it."""
+
+
+def enumerate_distinct(model: cp_model.CpModel, variables: Sequence[cp_model.IntVar],
+                       params: SolveParams, known: set[tuple[int, ...]], *, want: int,
+                       stall: int) -> Enumerated:
+    """CP-SAT's solution enumeration (one worker) projected on ``variables``, stopped
+    once ``want`` tuples not in ``known`` were found or ``stall`` solutions in a row
+    brought none (auxiliary variables can multiply the solutions of one tuple many
+    times over; forbidding what was found and enumerating again is then faster).
+
+    Ctrl-C and the time limit stop it with what it found (``complete`` False); no run
+    starts once Ctrl-C came."""
+    if params.deadline is None:
+        params = params.started()
+    if params.interrupted() or _no_time(params, model):
+        return Enumerated([], False, params.interrupted())
+
+    class Collector(cp_model.CpSolverSolutionCallback):
+        def __init__(self) -> None:
+            super().__init__()
+            self.found: list[tuple[int, ...]] = []
+            self.seen: set[tuple[int, ...]] = set()
+            self.dry = 0
+            self.cut = False
+
+        def on_solution_callback(self) -> None:
+            value = tuple(self.value(v) for v in variables)
+            if value in known or value in self.seen:
+                self.dry += 1
+            else:
+                self.found.append(value)
+                self.seen.add(value)
+                self.dry = 0
+            if len(self.found) >= want or self.dry >= stall:
+                self.cut = True
+                self.stop_search()
+
+    solver = cp_model.CpSolver()
+    _configure(solver, replace(params, workers=1), model)
+    solver.parameters.enumerate_all_solutions = True
+    collector = Collector()
+    with _stop_on_ctrl_c(solver, params):
+        code = _run(solver, model, collector)
+    complete = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not collector.cut \
+        and not params.interrupted()
+    return Enumerated(collector.found, complete, params.interrupted())

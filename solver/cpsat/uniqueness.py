@@ -25,11 +25,18 @@ def forbid(model: cp_model.CpModel, solver: cp_model.CpSolver,
     Python ints in ``answer`` (values fixed at build time) are skipped; an integer
     (non-Boolean) variable gets a literal for "differs".
     """
+    forbid_values(model, answer, [v if isinstance(v, int) else solver.value(v)
+                                  for v in answer])
+
+
+def forbid_values(model: cp_model.CpModel, answer: Sequence[cp_model.IntVar | int],
+                  values: Sequence[int]) -> None:
+    """Add "some variable of ``answer`` differs from its value in ``values``" (as
+    :func:`forbid`, from values read earlier)."""
     differs = []
-    for var in answer:
+    for var, value in zip(answer, values, strict=True):
         if isinstance(var, int):
             continue
-        value = solver.value(var)
         if list(var.proto.domain) == [0, 1]:
             differs.append(~var if value else var)
         else:

@@ -8,7 +8,8 @@ the whole line still wraps inside itself. Rich only, no matplotlib.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 from rich.console import Console, ConsoleOptions
 from rich.measure import Measurement
@@ -47,3 +48,24 @@ class Entries:
         whole = sum(e.cell_len for e in self.entries) + self.separator.cell_len * max(
             0, len(self.entries) - 1)
         return Measurement(widest, whole)
+
+
+def stat_entries(stats: Mapping[str, Any], seconds: float | None = None) -> Entries:
+    """Solver statistics as entries (``--stats``): ``branches 812``, ``deterministic time
+    0.0135``; a nested table as ``halves: b 1.47, a 0.31``; ``seconds`` first, if given."""
+    entries: list[Text | str] = [] if seconds is None else [f"time {seconds:.2f} s"]
+    for name, value in stats.items():
+        words = name.replace("_", " ")
+        if isinstance(value, Mapping):
+            inner = ", ".join(f"{k.replace('_', ' ')} {_figure(v)}" for k, v in value.items())
+            entries.append(f"{words}: {inner}")
+        else:
+            entries.append(f"{words} {_figure(value)}")
+    return Entries([Text(e) if isinstance(e, str) else e for e in entries], "  ")
+
+
+def _figure(value: Any) -> str:
+    """A statistic as text: thousands separated, floats to 4 significant figures."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    return f"{value:,}" if isinstance(value, int) else f"{value:.4g}"
