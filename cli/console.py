@@ -29,6 +29,13 @@ err = Console(stderr=True, highlight=False)
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def without_colour() -> None:
+    """Print without colour from now on, on both consoles (``--no-color``, as the
+    ``NO_COLOR`` environment variable does). Boards keep their markers in characters."""
+    out.no_color = True
+    err.no_color = True
+
+
 class ConsoleScreen:
     """The :class:`solver.protocol.Screen` games print on: the two consoles above."""
 

@@ -20,7 +20,7 @@ from click.decorators import FC
 import cli
 from cli.batch import batch as batch_command
 from cli.cluster import scheduler_option
-from cli.console import SCREEN, user_errors
+from cli.console import SCREEN, user_errors, without_colour
 from cli.records import apply as apply_command
 from cli.render import render as render_command
 from cli.render import sheet as sheet_command
@@ -28,13 +28,15 @@ from cli.review import review as review_command
 from solver import __version__
 from solver.cpsat import SEED_MAX, SEED_MIN, default_workers
 from solver.games import GAMES, all_kinds, check_options, game_of, get, require_command
-from solver.protocol import Game
+from solver.protocol import Game, Shown
 
 FILE = click.Path(exists=False, dir_okay=False, path_type=Path)
 INPUT = click.Path(path_type=Path)
 """A file to read: a missing file or a folder is the reader's one-line error (exit 2)."""
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 SEED = click.IntRange(SEED_MIN, SEED_MAX)
+TOP_MOST = 100
+"""The most answers ``solve --top`` lists (each is one more CP-SAT solve)."""
 """Seeds are 32-bit signed integers (CP-SAT's ``random_seed``), on every command."""
 
 EXIT_HELP = """\b
@@ -61,9 +63,16 @@ def main() -> None:
     130 interrupted (Ctrl-C) before any answer was found.
 
     \b
+    Colour: boards are drawn in colour on a terminal (16 or 256 colours) and
+    mark what an answer changes in characters too ([##] a new stone); --no-color
+    (on any command) or the NO_COLOR environment variable prints them without.
+
+    \b
     Examples:
       boardsat show positions/terra-nova/setup-2p.toml
       boardsat solve positions/terra-nova/puzzles/closing-demo.toml
+      boardsat solve FILE --top 3
+      boardsat rate FILE "b1-c1 #b2"
       boardsat solve FILE --turns 2 --time-limit 30 --json
     """
 
@@ -164,18 +173,29 @@ def play(files: tuple[Path, ...], turns: int | None, seed: int, out: Path | None
                  "unlimited draws and KOSMOS puzzles use one: measured faster).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="CP-SAT random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/json.md).")
+@click.option("--top", type=click.IntRange(1, TOP_MOST), default=None, metavar="N",
+              help="The N best answers that differ on the answer itself (Terra Nova: the "
+                   "stones placed; Rift Valley: the elements drawn; KOSMOS: the plan), "
+                   "best first, each proven in its rank by CP-SAT and explained.")
+@click.option("--hint", is_flag=True,
+              help="Print only the first action of the answer and what the answer is worth.")
+@click.option("--stats", is_flag=True,
+              help="Also print the solver's statistics (--json always has them).")
 @click.option("--stops-block-all-colours", is_flag=True,
               help="Rift Valley rule option: stops of any two colours may not touch.")
 @user_errors
 def solve(file: Path, turns: int | None, draws: int | None, time_limit: float | None,
-          workers: int, seed: int, as_json: bool, stops_block_all_colours: bool) -> None:
+          workers: int, seed: int, as_json: bool, top: int | None, hint: bool, stats: bool,
+          stops_block_all_colours: bool) -> None:
     """Find the proven-optimal answer to the puzzle in FILE.
 
     Terra Nova: best-turn (one turn, most points, then fewest points to others)
     or closing (N turns in a row while the others stand still). Rift Valley:
     the highest score the player can reach with the draw budget. Terra Nova
     (KOSMOS): the puzzle its [puzzle] names (docs/terra-nova-kosmos.md). The
-    answer is replayed through the reference engine before it is printed. --time-limit
+    answer is replayed through the reference engine before it is printed, with
+    what it is worth and why (each region closed, each element's points, the VP
+    by source), all from the engine's replay. --time-limit
     counts from the start of the command and covers building the model: a model
     not built in time gives one line and exit 2 (every game); once it is built,
     a limit that ends before any line is found prints a trivial legal answer,
@@ -190,10 +210,59 @@ def solve(file: Path, turns: int | None, draws: int | None, time_limit: float | 
     from solver.cpsat import SolveParams, interrupt
     params = SolveParams(time_limit=time_limit, workers=workers, seed=seed).started(cli.STARTED)
     game = game_of(file)
-    options = {"turns": turns, "draws": draws, "stops_block_all_colours": stops_block_all_colours}
+    options = {"turns": turns, "draws": draws, "stops_block_all_colours": stops_block_all_colours,
+               "top": top, "hint": hint, "stats": stats}
     check_options(game, "solve", _present(options), file)
+    if top is not None and hint:
+        raise click.UsageError("--top lists answers, --hint gives the first action of one: "
+                               "choose one")
+    show = Shown(top=top, hint=hint, stats=stats)
     with interrupt.polled():  # the first Ctrl-C keeps the best answer so far
-        status = game.solve(file, _accepted(game, "solve", options), params, as_json, SCREEN)
+        status = game.solve(file, _accepted(game, "solve", options), params, as_json, SCREEN,
+                            show)
+    _exit(status)
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("file", type=INPUT)
+@click.argument("answer", nargs=-1, required=True)
+@click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=None,
+              help="Seconds for the whole rating; counting stops there (the count so far "
+                   "is printed as 'at least').")
+@_workers_option("CP-SAT worker threads of the solve for the best answer.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="CP-SAT random seed.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (docs/json.md).")
+@click.option("--stats", is_flag=True, help="Also print the seconds it took.")
+@click.option("--stops-block-all-colours", is_flag=True,
+              help="Rift Valley rule option: stops of any two colours may not touch.")
+@user_errors
+def rate(file: Path, answer: tuple[str, ...], time_limit: float | None, workers: int,
+         seed: int, as_json: bool, stats: bool, stops_block_all_colours: bool) -> None:
+    """Rate ANSWER to the puzzle in FILE: what it is worth, how many answers are worth
+    more, and the best one.
+
+    ANSWER is in notation (docs/notation.md), quoted: a turn ("b1-c1 #b2"), one
+    argument per turn of a closing; Rift Valley: one argument per draw ("o a4"
+    "a4-a7"); Terra Nova (KOSMOS): one per turn, up to the pass. Its value comes
+    from the reference engine, which explains it; the answers worth strictly more
+    (Terra Nova: other stones; Rift Valley: other elements; KOSMOS: other plans)
+    are counted by CP-SAT, exactly up to 1,000 ("more than 1,000" beyond); the best
+    answer is solve's, replayed by the engine.
+
+    \b
+    Exit status: 0 rated; 1 the engine disagrees with the solver; 2 bad input (an
+    illegal or malformed ANSWER, a puzzle without such a rating); 3 no answer
+    within --time-limit; 130 interrupted before the best answer was found.
+    """
+    from solver.cpsat import SolveParams, interrupt
+    params = SolveParams(time_limit=time_limit, workers=workers, seed=seed).started(cli.STARTED)
+    game = game_of(file)
+    require_command(game, "rate", file)
+    options = {"stops_block_all_colours": stops_block_all_colours, "stats": stats}
+    check_options(game, "rate", _present(options), file)
+    with interrupt.polled():  # the first Ctrl-C keeps the count so far
+        status = game.rate(file, answer, _accepted(game, "rate", options), params, as_json,
+                           SCREEN, Shown(stats=stats))
     _exit(status)
 
 
@@ -397,3 +466,20 @@ main.add_command(batch_command)
 main.add_command(render_command)
 main.add_command(review_command)
 main.add_command(sheet_command)
+
+
+def _no_colour(context: click.Context, parameter: click.Parameter, value: bool) -> None:
+    if value:
+        without_colour()
+
+
+def _no_colour_option() -> click.Option:
+    return click.Option(["--no-color"], is_flag=True, expose_value=False, is_eager=True,
+                        callback=_no_colour,
+                        help="Print without colour (as the NO_COLOR environment variable "
+                             "does); boards keep their markers in characters.")
+
+
+main.params.append(_no_colour_option())
+for _command in main.commands.values():
+    _command.params.append(_no_colour_option())

@@ -25,7 +25,8 @@ DRIVERS = ("solver.bench", "solver.puzzlegen", "solver.executor", "solver.batch"
            "solver.sheet", "solver.records", "solver.review", "solver.export", "cli")
 REGISTRY = "solver.games"
 BRIDGES = ("solve", "deep", "relaxed_bounds", "halves", "answers", "settings", "uniqueness",
-           "puzzlegen", "benchcases", "view", "picture", "commands", "review", "game", "export")
+           "puzzlegen", "benchcases", "view", "picture", "commands", "review", "game", "export",
+           "explain", "ranking", "ranked")
 """Top-level modules of a game that may use both its engine and its model; every other
 top-level module (``position``, ``notation``, ``fileformat``, ``rules``…) is shared by
 the two and may use neither."""

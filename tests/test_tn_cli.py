@@ -163,11 +163,11 @@ def test_play_player_out_option(tmp_path):
 def test_render_position_labels_edges_and_highlights():
     from rich.console import Console
 
-    from solver.terra_nova.view import render_position
+    from solver.terra_nova.view import Marks, render_position
 
     position = read_position(POSITIONS / "midgame-3p.toml")
     console = Console(record=True, width=120, force_terminal=True, color_system="truecolor")
-    console.print(render_position(position, highlight={0}))
+    console.print(render_position(position, Marks(changed=frozenset({0}))))
     text = console.export_text(clear=False)
     lines = text.splitlines()
     assert lines[0].split() == list("abcdefghijklmno") == lines[14].split()

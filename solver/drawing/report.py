@@ -18,19 +18,23 @@ from rich.text import Text
 from solver.drawing.entries import Entries
 
 
-def verdict(optimal: bool, fallback: str | None = None, bound: int | None = None) -> Text:
+def verdict(optimal: bool, fallback: str | None = None, bound: int | None = None,
+            stopped: Any = None) -> Text:
     """How sure the answer is, honestly: ``proven optimal``; a line CP-SAT found but did
-    not prove, ``not proven optimal (best found; bound N)``; or, when CP-SAT found none
-    in time, ``not proven optimal:`` and ``fallback``, the words for what is shown
-    instead (``no line found in time; showing a legal line``)."""
+    not prove, ``not proven optimal (best found; bound N)``; or, when it found none in
+    time, ``not proven optimal:`` and ``fallback``, the words for what is shown instead
+    (``no line found in time; showing a legal line``). ``stopped`` (a
+    :class:`~solver.cpsat.StopReason`) says first what ended the search
+    (``interrupted: not proven optimal …``)."""
     if optimal:
         return Text("proven optimal", style="bold green")
+    why = "" if stopped is None else f"{stopped.value}: "
     bounded = "" if bound is None else f"bound {bound}"
     if fallback is not None:
-        return Text(f"not proven optimal: {fallback}" + (f" ({bounded})" if bound is not None
-                                                         else ""), style="bold yellow")
-    return Text("not proven optimal (best found" + (f"; {bounded})" if bound is not None
-                                                    else ")"), style="bold yellow")
+        return Text(f"{why}not proven optimal: {fallback}"
+                    + (f" ({bounded})" if bound is not None else ""), style="bold yellow")
+    return Text(f"{why}not proven optimal (best found"
+                + (f"; {bounded})" if bound is not None else ")"), style="bold yellow")
 
 
 class Bulleted:

@@ -14,16 +14,20 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.cpsat import SolveParams, StopReason
+from solver.drawing.entries import Entries, stat_entries
+from solver.drawing.report import bullets, phrases, verdict
+from solver.drawing.report import heading as file_heading
 from solver.errors import InputError
-from solver.protocol import Screen
+from solver.protocol import Screen, Shown
 from solver.rift_valley.engine import draws as engine
 from solver.rift_valley.engine.full_game import GameResult, play_game
+from solver.rift_valley.explain import Explanation, explain_draws
 from solver.rift_valley.fileformat import read_position
-from solver.rift_valley.notation import DrawStop, DrawTent, DrawTrail, format_draw, parse_draw
+from solver.rift_valley.notation import DrawStop, DrawTent, format_draw, parse_draw
 from solver.rift_valley.position import COLOURS, Position
 from solver.rift_valley.rules import DEFAULT_RULES, MAX_PLAYERS, MIN_PLAYERS, Rules
 from solver.rift_valley.solve import Answer, solve_max_score
-from solver.rift_valley.view import PLAYER_FG, render_board
+from solver.rift_valley.view import new_elements, render_board
 from solver.tomlfile import Solution, keyed
 
 
@@ -41,10 +45,8 @@ def load(file: Path, rules: Rules = DEFAULT_RULES) -> Position:
 def _header(file: Path, position: Position) -> Text:
     grid = position.grid
     text = Text(f"{file}", style="bold")
-    text.append(f"  {grid.cols}×{grid.rows}, rift of ")
-    text.append(position.rift_owner, style=PLAYER_FG[position.rift_owner])
-    text.append(", player ")
-    text.append(position.player, style=PLAYER_FG[position.player])
+    text.append(f"  {grid.cols}×{grid.rows}, rift of {position.rift_owner}, player "
+                f"{position.player}")
     text.append(", draws " + ("unlimited" if position.draws is None else str(position.draws)))
     if position.first_stop_rule:
         text.append(", first-stop rule")
@@ -108,26 +110,12 @@ def verify(file: Path, as_json: bool, screen: Screen, rules: Rules = DEFAULT_RUL
     else:
         screen.print(_header(file, position))
         if final is not None:
-            new = _new_cells(position, final)
-            screen.print(render_board(final, highlight=new))
+            screen.print(render_board(final, new_elements(position, final)))
         if ok:
             screen.print(f"[bold green]ok[/]: {len(draws)} legal draws scoring {value}")
         else:
             screen.print(f"[bold red]not ok[/]: {message}")
     return 0 if ok else 1
-
-
-def _new_cells(before: Position, after: Position) -> set[int]:
-    grid = before.grid
-    cells: set[int] = set()
-    for colour, elements in after.elements:
-        old = before.of(colour)
-        cells.update(s for s in elements.stops if s not in old.stops)
-        cells.update(t for t in elements.tents if t not in old.tents)
-        for trail in elements.trails:
-            if trail not in old.trails:
-                cells.update(trail.cells(grid))
-    return cells
 
 
 def _players_and_boards(files: tuple[Path, ...], players: int | None):
@@ -174,7 +162,7 @@ def _rounds_table(result: GameResult, boards: list[str]) -> Table:
                   header_style="bold", box=None, pad_edge=False)
     table.add_column("#", justify="right")
     for colour in result.players:
-        table.add_column(Text(colour, style=PLAYER_FG[colour]))
+        table.add_column(colour)
     for number, turns in enumerate(result.rounds, start=1):
         row = [str(number)]
         for turn in turns:
@@ -198,7 +186,7 @@ def _scores_table(result: GameResult, labels: list[str]) -> Table:
     table.add_column("total", justify="right")
     for rank, colour in enumerate(result.ranking, start=1):
         per_board = [str(s[colour].total) for s in result.board_scores]
-        table.add_row(str(rank), Text(colour, style=PLAYER_FG[colour]), *per_board,
+        table.add_row(str(rank), colour, *per_board,
                       Text(str(result.scores[colour]), style="bold"))
     return table
 
@@ -207,8 +195,10 @@ KIND = "max-score"
 
 
 def solve(file: Path, draws: int | None, params: SolveParams, as_json: bool, screen: Screen,
-          rules: Rules = DEFAULT_RULES) -> int:
-    """Solve the max-score puzzle in ``file`` (``draws`` overrides its budget) and print it."""
+          rules: Rules = DEFAULT_RULES, show: Shown | None = None) -> int:
+    """Solve the max-score puzzle in ``file`` (``draws`` overrides its budget) and print it
+    with each new element's points (``show``: the answers asked for)."""
+    show = show or Shown()
     position = load(file, rules)
     with screen.status("building the model…") as status:
         def progress(objective: float, bound: float, seconds: float) -> None:
@@ -219,14 +209,36 @@ def solve(file: Path, draws: int | None, params: SolveParams, as_json: bool, scr
         except InputError as exc:  # a model not built in time: name the file
             raise exc.located(path=file) from None
     stopped = None if answer.optimal else params.cut_short_by()
+    explanation = explain_draws(answer.before, answer.draws, rules)
+    if show.hint:
+        return _hint(answer, as_json, screen)
     if as_json:
-        screen.json(_json(answer, stopped))
+        screen.json(_json(answer, explanation, stopped))
         return 0
-    _print(file, answer, screen, stopped)
+    _print(file, answer, explanation, screen, show.stats, stopped)
     return 0
 
 
-def _json(answer: Answer, stopped: StopReason | None) -> dict:
+def _hint(answer: Answer, as_json: bool, screen: Screen) -> int:
+    """Only the first draw of the answer and what the answer scores."""
+    first = answer.draw_strings()[0] if answer.draws else None
+    if as_json:
+        screen.json({"game": "rift-valley", "kind": KIND, "hint": first,
+                     "value": answer.value, "optimal": answer.optimal})
+        return 0
+    start = "draw nothing" if first is None else f"start with {first}"
+    screen.print(phrases(f"hint: {start}; the best answer scores {answer.value}:",
+                         verdict(answer.optimal, _fallback(answer), answer.bound)))
+    return 0
+
+
+def _fallback(answer: Answer) -> str | None:
+    """The words for an answer CP-SAT did not find (nothing in time: no draws shown)."""
+    return "no draws found in time; showing none" if answer.stats.get("status") == "unknown" \
+        else None
+
+
+def _json(answer: Answer, explanation: Explanation, stopped: StopReason | None) -> dict:
     s = answer.breakdown
     return {
         "game": "rift-valley",
@@ -240,61 +252,34 @@ def _json(answer: Answer, stopped: StopReason | None) -> dict:
         "draws": answer.draw_strings(),
         "score": {"trails": s.trails, "animals": s.animals, "tents": s.tents,
                   "unconnected": s.unconnected, "total": s.total},
+        "explain": explanation.as_json(),
         "wall_s": round(answer.wall_s, 3),
         "stats": answer.stats,
     }
 
 
-def _answer_cells(answer: Answer) -> set[int]:
-    grid = answer.before.grid
-    cells: set[int] = set()
-    for draw in answer.draws:
-        if isinstance(draw, DrawTrail):
-            cells.update(draw.trail.cells(grid))
-        else:
-            cells.add(draw.cell)
-    return cells
+def heading(file: Path, position: Position, what: str) -> Entries:
+    """``FILE — max-score for yellow, draws 5, first-stop rule``."""
+    words = (f"{what} for {position.player}, draws "
+             + ("unlimited" if position.draws is None else str(position.draws)))
+    return file_heading(file, words + (", first-stop rule" if position.first_stop_rule else ""))
 
 
-def _draws_table(answer: Answer) -> Table:
-    table = Table(box=None, pad_edge=False, header_style="bold")
-    table.add_column("#", justify="right")
-    table.add_column("draw")
-    table.add_column("element")
-    kinds = {DrawStop: "stop", DrawTrail: "trail", DrawTent: "tent"}
-    for number, (draw, text) in enumerate(zip(answer.draws, answer.draw_strings(), strict=True),
-                                          start=1):
-        table.add_row(str(number), text, kinds[type(draw)])
-    return table
-
-
-def _print(file: Path, answer: Answer, screen: Screen, stopped: StopReason | None) -> None:
+def _print(file: Path, answer: Answer, explanation: Explanation, screen: Screen,
+           stats: bool, stopped: StopReason | None) -> None:
     before, player = answer.before, answer.before.player
-    head = Text(f"{file}", style="bold")
-    head.append("  max-score for ")
-    head.append(player, style=PLAYER_FG[player])
-    head.append(", draws " + ("unlimited" if before.draws is None else str(before.draws)))
-    if before.first_stop_rule:
-        head.append(", first-stop rule")
-    screen.print(head)
-    screen.print(Text("before", style="bold underline"))
+    screen.print(heading(file, before, KIND))
     screen.print(render_board(before))
-    screen.print(Text(f"draws in order ({len(answer.draws)})", style="bold underline"))
+    screen.print(phrases(f"{player} scores {answer.value} after {len(answer.draws)} draw"
+                         f"{'s' if len(answer.draws) != 1 else ''}:",
+                         verdict(answer.optimal, _fallback(answer), answer.bound, stopped),
+                         style="bold"))
     if answer.draws:
-        screen.print(_draws_table(answer))
+        screen.print(Text("the draws in a legal order, each with its points:"))
+        screen.print(bullets(explanation.sentences()))
     elif answer.optimal:
         screen.print("no draw improves the score")
-    else:
-        screen.print("none found in time")
-    screen.print(Text("after (new elements underlined)", style="bold underline"))
-    screen.print(render_board(answer.after, highlight=_answer_cells(answer)))
-    bound = "" if answer.bound is None else f"; bound {answer.bound}"
-    why = "" if stopped is None else f"{stopped.value}: "
-    verdict = ("[bold green]proven optimal[/]" if answer.optimal
-               else f"[bold yellow]{why}not proven optimal (best found{bound})[/]")
-    screen.print(f"score [bold]{answer.value}[/] for {player}: {verdict}, "
-                 f"replayed by the engine")
-    stats = answer.stats
-    screen.print(f"[grey50]{answer.wall_s:.2f} s, {stats.get('branches', 0)} branches, "
-                 f"{stats.get('conflicts', 0)} conflicts, {stats.get('trails', 0)} candidate "
-                 f"trails, {stats.get('stop_cells', 0)} stop cells[/]")
+    screen.print(Text("after the answer:", style="bold"))
+    screen.print(render_board(answer.after, new_elements(before, answer.after)))
+    if stats:
+        screen.print(stat_entries(answer.stats, answer.wall_s))

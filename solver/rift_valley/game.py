@@ -16,10 +16,12 @@ from solver.protocol import (
     Made,
     Options,
     PuzzleModel,
+    Rating,
     Review,
     ReviewTask,
     RoundReview,
     Screen,
+    Shown,
     Solved,
     TurnReview,
 )
@@ -45,7 +47,8 @@ class RiftValley:
     options = {
         "show": frozenset(),
         "export": frozenset({"draws"}),
-        "solve": frozenset({"draws", "stops_block_all_colours"}),
+        "solve": frozenset({"draws", "stops_block_all_colours", "top", "hint", "stats"}),
+        "rate": frozenset({"stops_block_all_colours", "stats"}),
         "verify": frozenset({"stops_block_all_colours"}),
         "play": frozenset({"players", "stops_block_all_colours"}),
         "generate": frozenset(),
@@ -69,10 +72,28 @@ class RiftValley:
         return commands.show(path, screen)
 
     def solve(self, path: Path, options: Options, params: Any, as_json: bool,
-              screen: Screen) -> int:
+              screen: Screen, show: Shown) -> int:
+        if show.top is not None:
+            from solver.rift_valley import ranked
+            return ranked.solve_top(path, params, as_json, screen, show, _rules(options),
+                                    options["draws"])
         from solver.rift_valley import commands
         return commands.solve(path, options["draws"], params, as_json, screen,
-                              rules=_rules(options))
+                              rules=_rules(options), show=show)
+
+    def rate(self, path: Path, texts: Sequence[str], options: Options, params: Any,
+             as_json: bool, screen: Screen, show: Shown) -> int:
+        from solver.rift_valley import ranked
+        return ranked.rate(path, texts, params, as_json, screen, show, _rules(options))
+
+    def rating(self, position: Any, texts: Sequence[str], params: Any) -> Rating:
+        from solver.rift_valley.ranking import rate_draws
+        return rate_draws(position, texts, params)
+
+    def explain(self, position: Any, texts: Sequence[str]) -> dict[str, Any]:
+        from solver.rift_valley.explain import explain_draws
+        from solver.rift_valley.notation import parse_draw
+        return explain_draws(position, [parse_draw(t, position.grid) for t in texts]).as_json()
 
     def verify(self, path: Path, options: Options, as_json: bool, screen: Screen) -> int:
         from solver.rift_valley import commands

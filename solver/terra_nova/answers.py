@@ -50,6 +50,9 @@ class Answer:
     bound: int | None = None
     """Proven upper bound on :attr:`value` (own points; equal to it when proven
     optimal); None for min-turns."""
+    fallback: bool = False
+    """The time ran out before CP-SAT found a line: :attr:`line` is the engine's first
+    legal one (:func:`time_up`), only shown so there is an answer."""
 
     @property
     def key(self) -> tuple[int, ...]:
@@ -136,7 +139,7 @@ def time_up(position: Position, kind: str, line: list[Turn], start: float,
     wall = time.perf_counter() - start
     return Answer(kind, line, outcome.points, outcome.others, outcome.actions,
                   list(outcome.turn_points), list(outcome.turn_others), False,
-                  "unknown", wall, build, position)
+                  "unknown", wall, build, position, fallback=True)
 
 
 def model_answer(position: Position, kind: str, tm: TurnModel, solver: cp_model.CpSolver,

@@ -17,18 +17,20 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.cpsat import SolveParams, StopReason
-from solver.drawing.entries import Entries
+from solver.drawing.entries import stat_entries
+from solver.drawing.report import bullets, phrases, verdict
 from solver.errors import InputError
-from solver.protocol import Screen
+from solver.protocol import Screen, Shown
 from solver.recordfile import RecordedTurn, record_text, start_name
 from solver.terra_nova import solve as library
 from solver.terra_nova.answers import Answer
 from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.engine.playout import random_playout
+from solver.terra_nova.explain import OTHERS, Explanation, explain_line
 from solver.terra_nova.fileformat import GAME, read_position, write_position
-from solver.terra_nova.notation import Move, Stone, Turn, format_turn, parse_line
+from solver.terra_nova.notation import Turn, format_action, format_turn, parse_line
 from solver.terra_nova.position import Position
-from solver.terra_nova.view import render_position
+from solver.terra_nova.view import answer_marks, render_position
 from solver.tomlfile import Solution, atomic_write_text, keyed
 
 
@@ -161,7 +163,7 @@ def _winners(position: Position) -> str:
 
 
 @contextmanager
-def _located(file: Path) -> Iterator[None]:
+def located(file: Path) -> Iterator[None]:
     """InputErrors (PuzzleError included) raised inside name ``file`` and the line of
     their key (:func:`~solver.tomlfile.keyed`)."""
     try:
@@ -171,9 +173,11 @@ def _located(file: Path) -> Iterator[None]:
 
 
 def solve(file: Path, turns: int | None, params: SolveParams, as_json: bool,
-          screen: Screen) -> int:
-    """Solve the puzzle in ``file``; print the board before/after, the line and the proof status."""
-    with _located(file):
+          screen: Screen, show: Shown | None = None) -> int:
+    """Solve the puzzle in ``file``; print the board before/after, the line, why it is
+    worth its points and the proof status (``show``: the answers asked for)."""
+    show = show or Shown()
+    with located(file):
         position = read_position(file)
         if position.solution is not None:
             _claimed_line(file, position, position.solution)
@@ -181,72 +185,106 @@ def solve(file: Path, turns: int | None, params: SolveParams, as_json: bool,
             answer = library.solve_puzzle(position, turns, params,
                                           progress=lambda text: status.update(f"solving: {text}"))
     stopped = None if answer.optimal else params.cut_short_by()
+    explanation = explain_line(position, answer.line)
+    if show.hint:
+        return _hint(position, answer, as_json, screen)
     if as_json:
-        screen.json({
-            "game": "terra-nova",
-            "kind": answer.kind if answer.kind == "best-turn" else "closing",
-            "objective": None if answer.kind == "best-turn" else answer.kind,
-            "value": answer.value,
-            "others": answer.others,
-            "actions": answer.actions,
-            "optimal": answer.optimal,
-            "stopped": None if stopped is None else stopped.value,
-            "bound": answer.bound,
-            "line": answer.line_text(position),
-            "turn_points": answer.turn_points,
-            "turn_others": answer.turn_others,
-            "wall_s": round(answer.wall_s, 4),
-            "stats": dict(answer.stats, build_s=round(answer.build_s, 4), status=answer.status),
-        })
+        screen.json(answer_json(position, answer, explanation, stopped))
         return 0
-    _show_answer(file, position, answer, screen, stopped)
+    _show_answer(file, position, answer, explanation, screen, show.stats, stopped)
     return 0
 
 
-def _touched(answer: Answer) -> set[int]:
-    cells: set[int] = set()
-    for turn in answer.line:
-        for action in turn:
-            if isinstance(action, Move):
-                cells.update((action.src, action.dst))
-            elif isinstance(action, Stone):
-                cells.add(action.cell)
-    return cells
+FALLBACK = "no line found in time; showing a legal line"
+"""What a solve shows when CP-SAT found no line in time: the engine's first legal one."""
 
 
-def _show_answer(file: Path, position: Position, answer: Answer, screen: Screen,
-                 stopped: StopReason | None = None) -> None:
-    """The board before and after, the line, and how sure it is (``stopped``: what ended
-    the search before its proof)."""
-    touched = _touched(answer)
+def puzzle_kind(answer: Answer) -> str:
+    """The ``kind`` of ``--json``: ``best-turn`` or ``closing``."""
+    return answer.kind if answer.kind == "best-turn" else "closing"
+
+
+def answer_json(position: Position, answer: Answer, explanation: Explanation,
+                stopped: StopReason | None = None) -> dict:
+    """The object ``solve --json`` prints (docs/json.md)."""
+    return {
+        "game": "terra-nova",
+        "kind": puzzle_kind(answer),
+        "objective": None if answer.kind == "best-turn" else answer.kind,
+        "value": answer.value,
+        "others": answer.others,
+        "others_meaning": OTHERS,
+        "actions": answer.actions,
+        "optimal": answer.optimal,
+        "stopped": None if stopped is None else stopped.value,
+        "bound": answer.bound,
+        "line": answer.line_text(position),
+        "turn_points": answer.turn_points,
+        "turn_others": answer.turn_others,
+        "explain": explanation.as_json(),
+        "wall_s": round(answer.wall_s, 4),
+        "stats": dict(answer.stats, build_s=round(answer.build_s, 4), status=answer.status),
+    }
+
+
+def _hint(position: Position, answer: Answer, as_json: bool, screen: Screen) -> int:
+    """Only the first action of the answer and what the whole answer is worth."""
+    first = next((a for turn in answer.line for a in turn), None)
+    action = "pass" if first is None else format_action(first, position.grid)
+    if as_json:
+        screen.json({"game": "terra-nova", "kind": puzzle_kind(answer), "hint": action,
+                     "value": answer.value, "optimal": answer.optimal})
+        return 0
+    turns = "" if len(answer.line) == 1 else f" over {len(answer.line)} turns"
+    screen.print(phrases(f"hint: start with {action}; the best answer gains {answer.value} "
+                         f"points{turns}:", verdict(answer.optimal,
+                                                    FALLBACK if answer.fallback else None,
+                                                    answer.bound)))
+    return 0
+
+
+def _region_cells(position: Position, explanation: Explanation) -> list[tuple[int, ...]]:
+    """The cells (indices) of each region the line scores, in order."""
+    return [tuple(position.grid.cell(name) for name in region.cells)
+            for region in explanation.regions]
+
+
+def _show_answer(file: Path, position: Position, answer: Answer, explanation: Explanation,
+                 screen: Screen, stats: bool, stopped: StopReason | None = None) -> None:
+    """The board before and after with the answer's marks, the line, how sure it is
+    (``stopped``: what ended the search before its proof) and why it is worth its points."""
+    before, after = answer_marks(position, answer.line, answer.final,
+                                 _region_cells(position, explanation))
     screen.print(f"[bold]{escape(str(file))}[/] — {answer.kind}, {position.to_move} to move")
-    screen.print(render_position(position, highlight=touched))
-    table = Table(title="solution line", show_header=True)
-    table.add_column("turn", justify="right")
-    table.add_column("actions")
-    table.add_column(f"{position.to_move} gains", justify="right")
-    table.add_column("others gain", justify="right")
-    for number, (text, own, others) in enumerate(
-            zip(answer.line_text(position), answer.turn_points, answer.turn_others, strict=True),
-            start=1):
-        table.add_row(str(number), text, str(own), str(others))
-    screen.print(table)
-    screen.print("after the line:")
-    screen.print(render_position(answer.final, highlight=touched))
-    bound = "" if answer.bound is None else f"; bound {answer.bound}"
-    why = "" if stopped is None else f"{stopped.value}: "
-    proof = ("[bold green]proven optimal[/]" if answer.optimal
-             else f"[bold yellow]{why}not proven optimal (best found{bound})[/]")
-    screen.print(Entries([f"value {answer.value} points, others {answer.others}, "
-                          f"{answer.actions} actions —", Text.from_markup(proof)], " "))
-    stats = [f"{k} {v}" for k, v in answer.stats.items()]
-    screen.print(Entries([f"time {answer.wall_s:.2f}s (model build {answer.build_s:.2f}s);",
-                          *(f"{s}," for s in stats[:-1]), *stats[-1:]], " "))
+    screen.print(render_position(position, before))
+    texts = answer.line_text(position)
+    if len(texts) == 1:
+        screen.print(Text("answer: ", style="bold").append(texts[0]))
+    else:
+        table = Table(title="the answer, turn by turn", show_header=True)
+        table.add_column("turn", justify="right")
+        table.add_column("actions")
+        table.add_column(f"{position.to_move} gains", justify="right")
+        table.add_column("others gain", justify="right")
+        for number, (text, own, others) in enumerate(
+                zip(texts, answer.turn_points, answer.turn_others, strict=True), start=1):
+            table.add_row(str(number), text, str(own), str(others))
+        screen.print(table)
+    screen.print(phrases(f"{position.to_move} gains {answer.value} points, the others gain "
+                         f"{answer.others}, in {answer.actions} actions:",
+                         verdict(answer.optimal, FALLBACK if answer.fallback else None,
+                                 answer.bound, stopped), style="bold"))
+    screen.print(bullets(explanation.sentences()))
+    screen.print(Text("after the answer:", style="bold"))
+    screen.print(render_position(answer.final, after))
+    if stats:
+        screen.print(stat_entries(dict(answer.stats, model_build_s=round(answer.build_s, 2)),
+                                  answer.wall_s))
 
 
 def verify(file: Path, as_json: bool, screen: Screen) -> int:
     """Check the file's [solution] with the engine; exit status 1 when it does not hold."""
-    with _located(file):
+    with located(file):
         position = read_position(file)
         if position.solution is not None:
             _claimed_line(file, position, position.solution)
@@ -270,7 +308,7 @@ def perft_via_model(file: Path, as_json: bool, screen: Screen,
     """Count legal turns by enumerating the CP-SAT turn model's solutions (slow: a
     cross-check of the engine; a warning says so, a spinner counts, ``time_limit`` stops)."""
     params = SolveParams(time_limit=time_limit, workers=1).started()
-    with _located(file):
+    with located(file):
         position = read_position(file)
         screen.note("perft via the model enumerates every solution of the CP-SAT turn model: "
                     "minutes where the engine takes milliseconds"

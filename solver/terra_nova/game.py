@@ -16,9 +16,11 @@ from solver.protocol import (
     Made,
     Options,
     PuzzleModel,
+    Rating,
     Review,
     ReviewTask,
     Screen,
+    Shown,
     Solved,
 )
 
@@ -34,7 +36,8 @@ class TerraNova:
     options = {
         "show": frozenset(),
         "export": frozenset({"turns"}),
-        "solve": frozenset({"turns"}),
+        "solve": frozenset({"turns", "top", "hint", "stats"}),
+        "rate": frozenset({"stats"}),
         "verify": frozenset(),
         "perft": frozenset({"via_model", "time_limit"}),
         "play": frozenset({"turns", "out", "player_out_ends_game", "record"}),
@@ -61,9 +64,26 @@ class TerraNova:
         return commands.show(path, screen)
 
     def solve(self, path: Path, options: Options, params: Any, as_json: bool,
-              screen: Screen) -> int:
+              screen: Screen, show: Shown) -> int:
+        if show.top is not None:
+            from solver.terra_nova import ranked
+            return ranked.solve_top(path, options["turns"], params, as_json, screen, show)
         from solver.terra_nova import commands
-        return commands.solve(path, options["turns"], params, as_json, screen)
+        return commands.solve(path, options["turns"], params, as_json, screen, show)
+
+    def rate(self, path: Path, texts: Sequence[str], options: Options, params: Any,
+             as_json: bool, screen: Screen, show: Shown) -> int:
+        from solver.terra_nova import ranked
+        return ranked.rate(path, texts, params, as_json, screen, show.stats)
+
+    def rating(self, position: Any, texts: Sequence[str], params: Any) -> Rating:
+        from solver.terra_nova.ranking import rate_line
+        return rate_line(position, texts, params)
+
+    def explain(self, position: Any, texts: Sequence[str]) -> dict[str, Any]:
+        from solver.terra_nova.explain import explain_line
+        from solver.terra_nova.notation import parse_line
+        return explain_line(position, parse_line(list(texts), position.grid)).as_json()
 
     def verify(self, path: Path, options: Options, as_json: bool, screen: Screen) -> int:
         from solver.terra_nova import commands

@@ -14,10 +14,13 @@ from typing import Any
 
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from solver.cpsat import SolveParams
+from solver.drawing.entries import stat_entries
+from solver.drawing.report import bullets, phrases, verdict
 from solver.errors import InputError, PuzzleError
-from solver.protocol import Screen
+from solver.protocol import Screen, Shown
 from solver.recordfile import RecordedTurn, record_text, start_name
 from solver.terra_nova_kosmos.engine import bestround, lastrounds, rounds
 from solver.terra_nova_kosmos.engine.actions import IllegalTurn, apply_turn
@@ -26,6 +29,7 @@ from solver.terra_nova_kosmos.engine.perft import perft as count_turns
 from solver.terra_nova_kosmos.engine.playout import random_turn
 from solver.terra_nova_kosmos.engine.scoring import final_breakdown, winners
 from solver.terra_nova_kosmos.engine.validate import validate
+from solver.terra_nova_kosmos.explain import OTHERS, explain_line
 from solver.terra_nova_kosmos.fileformat import (
     GAME,
     is_board_file,
@@ -35,7 +39,7 @@ from solver.terra_nova_kosmos.fileformat import (
 )
 from solver.terra_nova_kosmos.notation import Turn, format_turn, parse_line
 from solver.terra_nova_kosmos.position import Position
-from solver.terra_nova_kosmos.view import render_board, render_position
+from solver.terra_nova_kosmos.view import changed_hexes, render_board, render_position
 from solver.tomlfile import atomic_write_text
 
 
@@ -275,6 +279,10 @@ def _rounds(position: Position) -> dict[str, Any]:
     return {"rounds": lastrounds.planned_rounds(position)}
 
 
+FALLBACK = "no line found in time; showing the line that passes at once"
+"""What a solve shows when CP-SAT found no line in time."""
+
+
 def turns_said(turns: int) -> str:
     """``turns`` in words: "1 turn", "3 turns"."""
     return f"{turns} turn" if turns == 1 else f"{turns} turns"
@@ -285,14 +293,17 @@ def said(result: Any) -> str:
     if isinstance(result, bestround.Result):
         return (f"{result.objective}: {result.points} VP, {result.leftover} money + "
                 f"power left, {result.given} power to others")
-    return f"others {result.others}"
+    return f"the others' final scores {result.others}"
 
 
-def solve(file: Path, params: SolveParams, as_json: bool, screen: Screen) -> int:
+def solve(file: Path, params: SolveParams, as_json: bool, screen: Screen,
+          show: Shown | None = None) -> int:
     """Solve the puzzle in ``file`` (last-round, best-round or last-rounds) with CP-SAT
-    (the engine replays the line): print the line, its value and whether it is proven
-    optimal."""
+    (the engine replays the line): print the line, its VP by source where it is
+    explained, its value and whether it is proven optimal (``show``: the answers asked
+    for)."""
     from solver.terra_nova_kosmos import solve as bridge
+    show = show or Shown()
     position = load(file)
     if position.solution is not None:  # as Terra Nova's solve: a line that does not parse
         _claimed_line(file, position)  # is bad input; the claim itself is verify's
@@ -307,35 +318,59 @@ def solve(file: Path, params: SolveParams, as_json: bool, screen: Screen) -> int
         raise exc.located(path=file) from None
     result = answer.result
     stopped = None if answer.optimal else params.cut_short_by()
+    explanation = explain_line(position, answer.line)
+    if show.hint:
+        return _hint(position, answer, as_json, screen)
     if as_json:
         screen.json({"game": "terra-nova-kosmos", "kind": kind_of(position),
                      "value": result.value}
-                    | ({} if best else {"others": result.others})
+                    | ({} if best else {"others": result.others, "others_meaning": OTHERS})
                     | (_details(position, result) if best else _rounds(position))
                     | {"turns": result.turns, "optimal": answer.optimal,
                        "stopped": None if stopped is None else stopped.value,
                        "bound": answer.bound, "line": answer.line_text(position)}
                     | ({} if best else {"final": result.final})
-                    | {"wall_s": round(answer.wall_s, 4),
+                    | {"explain": explanation.as_json(), "wall_s": round(answer.wall_s, 4),
                        "stats": dict(answer.stats, build_s=round(answer.build_s, 4),
                                      status=answer.status, horizon=answer.horizon)})
         return 0
     screen.print(f"[bold]{escape(str(file))}[/] — {puzzle_said(position)}, "
                  f"{position.to_move} to move")
     screen.print(render_position(position))
-    several = kind_of(position) == "last-rounds"
-    number_round = position.round
-    for number, text in enumerate(answer.line_text(position), start=1):
-        if several and (number == 1 or answer.line[number - 2].action.name == "pass"):
-            screen.print(f"round {number_round}:")
-            number_round += 1
-        screen.print(f"{number}. {text}")
-    why = "" if stopped is None else f"{stopped.value}: "
-    proof = ("[bold green]optimal[/]" if answer.optimal
-             else f"[bold yellow]{why}not proven optimal (best found; bound "
-             f"{'unknown' if answer.bound is None else answer.bound})[/]")
     gain = (f"{position.to_move} scores {result.value} ({said(result)}, "
-            if best else f"{position.to_move} gains {result.value} (others {result.others}, ")
-    screen.print(f"{gain}{turns_said(result.turns)}): {proof}, replayed by the engine; "
-                 f"{answer.wall_s:.2f}s")
+            if best else f"{position.to_move} gains {result.value} (the others' final "
+            f"scores {result.others}, ")
+    screen.print(phrases(f"{gain}{turns_said(result.turns)}):",
+                         verdict(answer.optimal, FALLBACK if answer.fallback else None,
+                                 answer.bound, stopped), style="bold"))
+    screen.print("the line, each turn with its VP by source:")
+    screen.print(bullets(explanation.sentences()))
+    after = final_position(position, answer.line)
+    screen.print(Text("after the line:", style="bold"))
+    screen.print(render_position(after, changed_hexes(position, after)))
+    if show.stats:
+        screen.print(stat_entries(dict(answer.stats, model_build_s=round(answer.build_s, 2),
+                                       horizon=answer.horizon), answer.wall_s))
     return 0
+
+
+def _hint(position: Position, answer: Any, as_json: bool, screen: Screen) -> int:
+    """Only the first turn of the answer and what the answer is worth."""
+    first = answer.line_text(position)[0]
+    if as_json:
+        screen.json({"game": "terra-nova-kosmos", "kind": kind_of(position), "hint": first,
+                     "value": answer.result.value, "optimal": answer.optimal})
+        return 0
+    screen.print(phrases(f"hint: start with {first}; the best line is worth "
+                         f"{answer.result.value}:",
+                         verdict(answer.optimal, FALLBACK if answer.fallback else None,
+                                 answer.bound)))
+    return 0
+
+
+def final_position(position: Position, line: list) -> Position:
+    """The position after the player's ``line`` (the engine's replay)."""
+    current = position
+    for turn in line:
+        current = apply_turn(current, turn)
+    return current

@@ -18,9 +18,11 @@ from solver.protocol import (
     Made,
     Options,
     PuzzleModel,
+    Rating,
     Review,
     ReviewTask,
     Screen,
+    Shown,
     Solved,
 )
 
@@ -38,7 +40,8 @@ class TerraNovaKosmos:
         "export": frozenset(),
         "perft": frozenset({"depth"}),
         "verify": frozenset(),
-        "solve": frozenset(),
+        "solve": frozenset({"top", "hint", "stats"}),
+        "rate": frozenset({"stats"}),
         "play": frozenset({"turns", "out", "record"}),
         "apply": frozenset(),
         "review": frozenset(),
@@ -63,9 +66,26 @@ class TerraNovaKosmos:
         return commands.show(path, screen)
 
     def solve(self, path: Path, options: Options, params: Any, as_json: bool,
-              screen: Screen) -> int:
+              screen: Screen, show: Shown) -> int:
+        if show.top is not None:
+            from solver.terra_nova_kosmos import ranked
+            return ranked.solve_top(path, params, as_json, screen, show)
         from solver.terra_nova_kosmos import commands
-        return commands.solve(path, params, as_json, screen)
+        return commands.solve(path, params, as_json, screen, show)
+
+    def rate(self, path: Path, texts: Sequence[str], options: Options, params: Any,
+             as_json: bool, screen: Screen, show: Shown) -> int:
+        from solver.terra_nova_kosmos import ranked
+        return ranked.rate(path, texts, params, as_json, screen, show)
+
+    def rating(self, position: Any, texts: Sequence[str], params: Any) -> Rating:
+        from solver.terra_nova_kosmos.ranking import rate_line
+        return rate_line(position, texts, params)
+
+    def explain(self, position: Any, texts: Sequence[str]) -> dict[str, Any]:
+        from solver.terra_nova_kosmos.explain import explain_line
+        from solver.terra_nova_kosmos.notation import parse_line
+        return explain_line(position, parse_line(list(texts), position.grid)).as_json()
 
     def verify(self, path: Path, options: Options, as_json: bool, screen: Screen) -> int:
         from solver.terra_nova_kosmos import commands

@@ -88,6 +88,9 @@ class Answer:
     wall_s: float
     build_s: float
     stats: dict[str, Any] = field(default_factory=dict)
+    fallback: bool = False
+    """CP-SAT found no line in time: :attr:`line` passes at once, only shown so there is
+    an answer."""
 
     @property
     def key(self) -> tuple[int, ...]:
@@ -216,7 +219,7 @@ def solve_last_round(position: Position, params: SolveParams | None = None, *,
         line = [Turn(Action("pass", tile=lr.pass_tile))]
         replay = evaluate(position, line)
         return Answer(line, replay, False, result.status, None, len(lr.steps),
-                      time.perf_counter() - start, build, dict(result.stats))
+                      time.perf_counter() - start, build, dict(result.stats), fallback=True)
     line = read_line(lr, solver)
     optimal = result.optimal and not result.interrupted
     claim = predicted(lr, solver)
@@ -277,7 +280,7 @@ def solve_best_round(position: Position, params: SolveParams | None = None, *,
         line = [Turn(Action("pass", tile=tile))]
         replay = bestround.evaluate(position, line, objective)
         return Answer(line, replay, False, result.status, None, len(br.steps),
-                          time.perf_counter() - start, build, dict(result.stats))
+                      time.perf_counter() - start, build, dict(result.stats), fallback=True)
     line = read_best_line(br, solver)
     optimal = result.optimal and not result.interrupted
     replay = best_replayed(position, line, best_claim(br, solver), optimal)

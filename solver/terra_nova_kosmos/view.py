@@ -1,20 +1,23 @@
 """Draw a Terra Nova (KOSMOS) position with rich: the hex map and a player panel.
 
-Landscapes are background colours, the river blue; a built hex reads like its
-file token (``lBh``: lake, blue, house) in its owner's colour. The cell's last
-character marks a bridge end (``=``, ``:`` for a free spot) or a town tile
-(``*``). Odd rows are shifted half a cell right (odd-r).
+Every landscape has one fixed colour (:data:`LANDSCAPES`, for 16 and 256 colours),
+the river its own; a built hex reads like its file token (``lBh``: lake, blue,
+house) on its owner's brighter colour. The cell's last character marks a hex the
+answer changed (``+``), a town tile (``*``) or a bridge end (``=``, ``:`` for a free
+spot), so the board reads without colour too. Odd rows are shifted half a cell
+right (odd-r).
 The panel lists each player's money, power bowls, shipping, buildings and score.
 """
 
 from __future__ import annotations
 
-from rich.console import Group, JustifyMethod
-from rich.style import Style
+from rich.console import Group, JustifyMethod, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from solver.drawing.entries import Entries
 from solver.drawing.grid_text import board_lines
+from solver.drawing.terminal import Depth, Painted, Swatch, swatch
 from solver.terra_nova_kosmos.position import Board, Position
 from solver.terra_nova_kosmos.rules import (
     COLOUR_LETTER,
@@ -26,51 +29,63 @@ from solver.terra_nova_kosmos.rules import (
 )
 
 CELL = 4
-LABEL = Style(color="grey62")
-LAND_BG = {"l": "rgb(70,120,200)", "f": "rgb(40,110,50)", "w": "rgb(170,60,50)",
-           "d": "rgb(215,190,90)", "s": "rgb(80,70,60)", RIVER: "rgb(150,200,235)"}
-OWNER_FG = {"yellow": "rgb(255,240,40)", "blue": "rgb(30,60,255)", "green": "rgb(60,230,90)",
-            "red": "rgb(255,40,40)", "black": "rgb(0,0,0)", NEUTRAL: "rgb(240,240,240)"}
+LANDSCAPES: dict[str, Swatch] = {
+    "l": swatch(68, "blue", "white"), "f": swatch(65, "green", "white"),
+    "w": swatch(131, "red", "white"), "d": swatch(186, "yellow"),
+    "s": swatch(243, "bright_black", "white"), RIVER: swatch(153, "bright_cyan"),
+}
+"""One colour per landscape letter (the river's too)."""
+OWNERS: dict[str, Swatch] = {
+    "yellow": swatch(220, "bright_yellow"), "blue": swatch(27, "bright_blue", "white"),
+    "green": swatch(40, "bright_green"), "red": swatch(196, "bright_red", "white"),
+    "black": swatch(16, "black", "white"), NEUTRAL: swatch(255, "bright_white"),
+}
+"""A built hex is drawn in its owner's colour, brighter than the landscapes."""
 GLYPH = {"house": "h", "kontor": "k", "palace": "p"}
+CHANGED = "+"
+"""The mark of a hex the answer changed (a building, a bridge end, a town)."""
 
 
-def render_board(board: Board, landscape: tuple[str, ...], position: Position | None = None
-                 ) -> Group:
-    """The map (and the buildings, bridges and towns of ``position`` if given)."""
+def render_board(board: Board, landscape: tuple[str, ...], position: Position | None = None,
+                 changed: frozenset[int] = frozenset()) -> RenderableType:
+    """The map (and the buildings, bridges and towns of ``position`` if given); hexes in
+    ``changed`` are marked ``+``."""
     bridged = {c for p in (position.players if position else ()) for b in p.bridges for c in b}
     spots = {c for s in board.bridge_spots for c in s}
     towns = {c for p in (position.players if position else ()) for c in p.towns}
 
-    def cell_text(i: int) -> Text:
+    def cell_text(i: int, depth: Depth) -> Text:
         building = position.buildings[i] if position else None
         land = landscape[i]
-        mark = "*" if i in towns else "=" if i in bridged else ":" if i in spots else " "
+        mark = (CHANGED if i in changed else "*" if i in towns else "=" if i in bridged
+                else ":" if i in spots else " ")
         if building is None:
             body = " " + (land if land != RIVER else "~") + " "
-            style = Style(color="rgb(20,20,20)" if land in "dr" else "rgb(225,225,225)",
-                          bgcolor=LAND_BG[land])
-        else:
-            owner = NEUTRAL_LETTER if building.owner == NEUTRAL \
-                else COLOUR_LETTER[building.owner]
-            body = f"{land}{owner}{GLYPH[building.kind]}"
-            style = Style(color=OWNER_FG[building.owner], bgcolor=LAND_BG[land], bold=True)
-        return Text(body + mark, style=style)
+            return Text(body + mark, style=LANDSCAPES[land].style(depth))
+        owner = NEUTRAL_LETTER if building.owner == NEUTRAL else COLOUR_LETTER[building.owner]
+        return Text(f"{land}{owner}{GLYPH[building.kind]}{mark}",
+                    style=OWNERS[building.owner].style(depth, bold=True))
 
-    lines = board_lines(board.grid, CELL, cell_text, label_style=LABEL, shift_odd_rows=True)
-    lines.append(_legend())
-    return Group(*lines)
+    def build(depth: Depth, width: int) -> list[RenderableType]:
+        lines: list[RenderableType] = board_lines(board.grid, CELL,
+                                                  lambda i: cell_text(i, depth),
+                                                  shift_odd_rows=True)
+        return [*lines, _legend(depth, bool(changed))]
+
+    return Painted(build)
 
 
-def _legend() -> Text:
-    text = Text()
+def _legend(depth: Depth, changed: bool) -> Entries:
+    entries: list[Text | str] = []
     for name, letter in LANDSCAPE_LETTER.items():
-        text.append(f" {letter} ", style=Style(color="rgb(225,225,225)", bgcolor=LAND_BG[letter]))
-        text.append(f" {name} ", style=LABEL)
-    text.append(" ~ ", style=Style(color="rgb(20,20,20)", bgcolor=LAND_BG[RIVER]))
-    text.append(" river", style=LABEL)
-    text.append("\nbuilt: landscape + owner (Y B G R K, N neutral) + h house, k Kontor, "
-                "p palace\n= bridge  : bridge spot  * town", style=LABEL)
-    return text
+        entries.append(Text().append(f" {letter} ", style=LANDSCAPES[letter].style(depth))
+                       .append(f" {name}"))
+    entries.append(Text().append(" ~ ", style=LANDSCAPES[RIVER].style(depth)).append(" river"))
+    entries += ["built: landscape + owner (Y B G R K, N neutral) + h house, k Kontor, "
+                "p palace", "= bridge", ": bridge spot", "* town"]
+    if changed:
+        entries.append("+ changed by the answer")
+    return Entries(entries, "  ")
 
 
 def render_panel(position: Position) -> Table:
@@ -84,8 +99,7 @@ def render_panel(position: Position) -> Table:
         table.add_column(column, justify=justify)
     for player, faction in zip(position.players, position.factions, strict=True):
         colour = player.colour
-        name = Text(f"{colour} ", style=Style(color=OWNER_FG[colour], bold=True))
-        name.append(faction.name)
+        name = Text(f"{colour} {faction.name}")
         pieces = "/".join(str(position.count(colour, k)) for k in ("house", "kontor", "palace"))
         state = "passed" if position.has_passed(colour) else (
             "to move" if colour == position.to_move else "")
@@ -99,7 +113,7 @@ def render_panel(position: Position) -> Table:
 
 def round_line(position: Position) -> Text:
     """Round, its tile, used power actions and the bonus display."""
-    text = Text(f"round {position.round}: {position.round_tiles[position.round - 1]}",
+    text = Text(f"round {position.round}: round tile {position.round_tiles[position.round - 1]}",
                 style="bold")
     text.append(f"   start marker {position.start}")
     if position.power_actions_used:
@@ -109,7 +123,18 @@ def round_line(position: Position) -> Text:
     return text
 
 
-def render_position(position: Position) -> Group:
-    """The map, the round line and the player panel."""
-    return Group(render_board(position.board, position.landscape, position),
+def render_position(position: Position, changed: frozenset[int] = frozenset()) -> Group:
+    """The map, the round line and the player panel; ``changed`` hexes marked ``+``."""
+    return Group(render_board(position.board, position.landscape, position, changed),
                  round_line(position), render_panel(position))
+
+
+def changed_hexes(before: Position, after: Position) -> frozenset[int]:
+    """The hexes a line changed: buildings, landscapes, new bridge ends and towns."""
+    cells = {c for c in range(before.grid.size)
+             if after.buildings[c] != before.buildings[c]
+             or after.landscape[c] != before.landscape[c]}
+    for p, q in zip(before.players, after.players, strict=True):
+        cells |= {c for bridge in set(q.bridges) - set(p.bridges) for c in bridge}
+        cells |= set(q.towns) - set(p.towns)
+    return frozenset(cells)

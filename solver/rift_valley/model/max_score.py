@@ -92,16 +92,19 @@ def _never() -> None:
 
 
 def build_model(position: Position, draws: int | None, stops_block_all_colours: bool = False,
-                check: Callable[[], None] = _never) -> MaxScoreModel:
+                check: Callable[[], None] = _never, every_trail: bool = False
+                ) -> MaxScoreModel:
     """The max-score model for ``position.player`` with ``draws`` new elements (None: any).
 
     ``check`` is called in the long loops: a command's deadline
     (:meth:`solver.cpsat.SolveParams.check`) raises there, so ``--time-limit``
-    covers building the model too.
+    covers building the model too. ``every_trail``: keep the trails a split improves
+    even with an unlimited budget (they are never optimal, but may be the second best
+    answer, or one worth more than a given one).
     """
     grid = position.grid
     cand = candidates(position, stops_block_all_colours, check)
-    if draws is None:
+    if draws is None and not every_trail:
         cand = replace(cand, trails=unsplit_trails(position, cand))
     model = cp_model.CpModel()
     true = model.new_constant(1)
