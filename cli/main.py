@@ -241,9 +241,10 @@ def rate(file: Path, answer: tuple[str, ...], time_limit: float | None, workers:
     """Rate ANSWER to the puzzle in FILE: what it is worth, how many answers are worth
     more, and the best one.
 
-    ANSWER is in notation (docs/notation.md), quoted: a turn ("b1-c1 #b2"), one
-    argument per turn of a closing; Rift Valley: one argument per draw ("o a4"
-    "a4-a7"); Terra Nova (KOSMOS): one per turn, up to the pass. Its value comes
+    ANSWER is in notation (docs/notation.md), its words in one or several
+    arguments (quote them: # starts a shell comment): a turn, "b1-c1 #b2"; the
+    turns of a closing or of a KOSMOS line separated by "/", "c4-f4 #d5 / e5-e7
+    #e8"; Rift Valley draws one after the other, "o a4" "a4-a7". Its value comes
     from the reference engine, which explains it; the answers worth strictly more
     (Terra Nova: other stones; Rift Valley: other elements; KOSMOS: other plans)
     are counted by CP-SAT, exactly up to 1,000 ("more than 1,000" beyond); the best

@@ -29,6 +29,7 @@ from solver.errors import (
 )
 from solver.executor import Executor, in_order
 from solver.games import check_options, game_of, require_command
+from solver.protocol import Shown
 from solver.tomlfile import read_text, supplied_texts
 
 OPTION_DEFAULTS: Mapping[str, Any] = {"turns": None, "draws": None,
@@ -92,7 +93,7 @@ def check_file(job: Job, verify: bool, options: Mapping[str, Any],
             if verify:
                 status = game.verify(path, taken, True, screen)
             else:
-                status = game.solve(path, taken, params, True, screen)
+                status = game.solve(path, taken, params, True, screen, Shown())
     except (InputError, EngineDisagreement, NoAnswer) as exc:
         return failure(exc, job.name).as_json() | {"file": job.name}  # the file as given
     return {"file": job.name, **(screen.obj or {}), "status": status}

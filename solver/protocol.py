@@ -267,6 +267,12 @@ RATE_LIMIT = 1000
 it says "more than" this."""
 
 
+def turns_of(words: Sequence[str]) -> list[str]:
+    """The turns of an answer typed as words (``rate``'s arguments): joined by spaces,
+    the turns separated by ``/`` (``c4-f4 #d5 / e5-e7 #e8``)."""
+    return [turn.strip() for turn in " ".join(words).split("/")]
+
+
 @dataclass(frozen=True)
 class Rating:
     """How good a given turn (or line, or set of draws) is: ``rate`` and game reviews.
@@ -297,17 +303,18 @@ class Rating:
     separator: str = " / "
     """What joins the steps of :attr:`best_line` in words (turns, or ``, `` for draws)."""
 
-    def said(self) -> str:
-        """``yours scores 6; 3 answers score more; the best is 29 (b1-c1 #b2)``."""
+    def said(self, yours: str = "your answer") -> str:
+        """``your turn scores 6; 3 answers score more; the best scores 29 (b1-c1 #b2)``
+        (``yours``: what the answer rated is called)."""
         if self.beyond:
             more = f"more than {RATE_LIMIT:,} answers score more"
         else:
             many = f"{self.better:,} answer{'s score' if self.better != 1 else ' scores'} more"
             more = many if self.exact else (f"at least {many} (counting stopped: "
                                             f"{self.stopped or 'not proven'})")
-        top = "the best is" if self.best_optimal else "the best found is"
+        top = "the best scores" if self.best_optimal else "the best found scores"
         best = self.separator.join(self.best_line)
-        return f"yours scores {self.value}; {more}; {top} {self.best_value} ({best})"
+        return f"{yours} scores {self.value}; {more}; {top} {self.best_value} ({best})"
 
     def as_json(self) -> dict[str, Any]:
         """The fields every game's ``rate --json`` prints (docs/json.md)."""

@@ -121,10 +121,10 @@ def heading(file: object, words: str) -> Entries:
     return Entries([Text(str(file), style="bold"), Text(f"— {words}")], " ")
 
 
-def rating_lines(rating: Any) -> list[Any]:
-    """A :class:`~solver.protocol.Rating` in words, then why the given answer is worth what
-    it is."""
-    return [Text(rating.said(), style="bold"), bullets(rating.reasons)]
+def rating_lines(rating: Any, yours: str) -> list[Any]:
+    """A :class:`~solver.protocol.Rating` in words (``yours``: what the answer rated is
+    called), then why the given answer is worth what it is."""
+    return [phrases(rating.said(yours), style="bold"), bullets(rating.reasons)]
 
 
 def phrases(words: str, tail: Text | None = None, style: str = "") -> Entries:

@@ -6,6 +6,7 @@ straight or an L with one 90° bend — nothing about legality.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from solver.errors import InputError
@@ -94,3 +95,17 @@ def parse_draw(text: str, grid: SquareGrid) -> Draw:
         return DrawTrail(parse_trail(words[0], grid))
     raise InputError("a draw is 'o CELL' (stop), '^ CELL' (tent) or a trail 'c4-c7[-f7]'",
                      place=f"draw '{text}'")
+
+
+def draws_of(words: Sequence[str]) -> list[str]:
+    """The draws of an answer typed as words (``rate``'s arguments), one after the other:
+    ``o`` or ``^`` and a cell make a stop or a tent, any other word is a trail
+    (``o a4 a4-a7`` → ``["o a4", "a4-a7"]``; ``,`` and ``/`` between draws are skipped)."""
+    tokens = [t for w in words for t in w.replace(",", " ").replace("/", " ").split()]
+    out: list[str] = []
+    for token in tokens:
+        if out and out[-1] in ("o", "^"):
+            out[-1] += f" {token}"
+        else:
+            out.append(token)
+    return out

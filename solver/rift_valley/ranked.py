@@ -22,7 +22,7 @@ from solver.drawing.report import (
 from solver.errors import InputError
 from solver.protocol import Screen, Shown
 from solver.rift_valley.commands import KIND, heading, load
-from solver.rift_valley.notation import format_draw
+from solver.rift_valley.notation import draws_of, format_draw
 from solver.rift_valley.ranking import rate_draws, top_answers
 from solver.rift_valley.rules import Rules
 from solver.rift_valley.view import render_board
@@ -72,7 +72,7 @@ def rate(file: Path, texts: Sequence[str], params: SolveParams, as_json: bool,
     position = load(file, rules)
     with screen.status("rating…") as status:
         try:
-            rating = rate_draws(position, texts, params, rules,
+            rating = rate_draws(position, draws_of(texts), params, rules,
                                 progress=lambda text: status.update(f"rating: {text}"))
         except InputError as exc:
             raise exc.located(path=file) from None
@@ -81,7 +81,7 @@ def rate(file: Path, texts: Sequence[str], params: SolveParams, as_json: bool,
         screen.json({"game": "rift-valley", **rating.as_json(), "wall_s": round(wall, 4)})
         return 0
     screen.print(heading(file, position, "rating"))
-    screen.print(*rating_lines(rating))
+    screen.print(*rating_lines(rating, "your draws"))
     if show.stats:
         screen.print(stat_entries({}, wall))
     return 0

@@ -147,11 +147,12 @@ def board_grid(position: Position, new: NewElements, depth: Depth) -> list[Text]
         position, cell, links, stops, tents, new, depth))
 
 
-def area_map(position: Position, depth: Depth) -> list[Text]:
-    """The area number of every cell, on its area's colour: the areas without colour."""
+def area_map(position: Position, depth: Depth, width: int = 3) -> list[Text]:
+    """The area number of every cell (``width`` characters), on its area's colour: the
+    areas without colour."""
     areas = position.board.areas
-    return board_lines(position.grid, 2, lambda cell: Text(
-        f"{areas[cell]:<2}", style=area_swatch(areas[cell]).style(depth)))
+    return board_lines(position.grid, width, lambda cell: Text(
+        f"{areas[cell]:^{width}}", style=area_swatch(areas[cell]).style(depth)))
 
 
 def legend(position: Position, new: NewElements) -> Entries:
@@ -187,10 +188,13 @@ def render_board(position: Position, new: NewElements | None = None) -> Renderab
     new = new or NewElements()
 
     def build(depth: Depth, width: int) -> list[RenderableType]:
-        board, areas = board_grid(position, new, depth), area_map(position, depth)
-        if board[0].cell_len + SIDE_BY_SIDE_GAP + areas[0].cell_len <= width:
-            rows = [b + Text(" " * SIDE_BY_SIDE_GAP) + a for b, a in zip(board, areas,
-                                                                          strict=True)]
+        board = board_grid(position, new, depth)
+        for cell_width in (3, 2):
+            areas = area_map(position, depth, cell_width)
+            if board[0].cell_len + SIDE_BY_SIDE_GAP + areas[0].cell_len <= width:
+                rows = [b + Text(" " * SIDE_BY_SIDE_GAP) + a
+                        for b, a in zip(board, areas, strict=True)]
+                break
         else:
             rows = board + [Text("areas:")] + areas
         return [*rows, legend(position, new), score_table(position)]

@@ -18,7 +18,7 @@ from rich.text import Text
 
 from solver.cpsat import SolveParams, StopReason
 from solver.drawing.entries import stat_entries
-from solver.drawing.report import bullets, phrases, verdict
+from solver.drawing.report import bullets, heading, phrases, verdict
 from solver.errors import InputError
 from solver.protocol import Screen, Shown
 from solver.recordfile import RecordedTurn, record_text, start_name
@@ -255,7 +255,7 @@ def _show_answer(file: Path, position: Position, answer: Answer, explanation: Ex
     (``stopped``: what ended the search before its proof) and why it is worth its points."""
     before, after = answer_marks(position, answer.line, answer.final,
                                  _region_cells(position, explanation))
-    screen.print(f"[bold]{escape(str(file))}[/] — {answer.kind}, {position.to_move} to move")
+    screen.print(heading(file, f"{answer.kind}, {position.to_move} to move"))
     screen.print(render_position(position, before))
     texts = answer.line_text(position)
     if len(texts) == 1:

@@ -10,14 +10,18 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from rich.markup import escape
-from rich.text import Text
-
 from solver.cpsat import SolveParams
 from solver.cpsat.ranking import Ranking
 from solver.drawing.entries import stat_entries
-from solver.drawing.report import Listed, bullets, ranked_answers, ranking_note, ranking_stats
-from solver.protocol import Screen, Shown
+from solver.drawing.report import (
+    Listed,
+    heading,
+    ranked_answers,
+    ranking_note,
+    ranking_stats,
+    rating_lines,
+)
+from solver.protocol import Screen, Shown, turns_of
 from solver.terra_nova.commands import located
 from solver.terra_nova.explain import OTHERS
 from solver.terra_nova.fileformat import read_position
@@ -44,8 +48,7 @@ def solve_top(file: Path, turns: int | None, params: SolveParams, as_json: bool,
         screen.json(top_json(position, kind, ranking, wall))
         return 0
     who = position.to_move
-    screen.print(f"[bold]{escape(str(file))}[/] — {kind}, {who} to move: the {count} best "
-                 "answers")
+    screen.print(heading(file, f"{kind}, {who} to move: the {count} best answers"))
     screen.print(render_position(position))
     screen.print(*ranked_answers([Listed(
         a.rank, a.proven, " / ".join(format_turn(t, position.grid) for t in a.line),
@@ -81,15 +84,15 @@ def rate(file: Path, texts: Sequence[str], params: SolveParams, as_json: bool,
     with located(file):
         position = read_position(file)
         with screen.status("rating…") as status:
-            rating = rate_line(position, texts, params,
+            rating = rate_line(position, turns_of(texts), params,
                                progress=lambda text: status.update(f"rating: {text}"))
     wall = time.perf_counter() - start
     if as_json:
         screen.json({"game": "terra-nova", **rating.as_json(), "wall_s": round(wall, 4)})
         return 0
-    screen.print(f"[bold]{escape(str(file))}[/] — {position.to_move} to move")
-    screen.print(Text(rating.said(), style="bold"))
-    screen.print(bullets(rating.reasons))
+    screen.print(heading(file, f"{position.to_move} to move"))
+    screen.print(*rating_lines(rating, "your turn" if len(turns_of(texts)) == 1
+                               else "your line"))
     if stats:
         screen.print(stat_entries({}, wall))
     return 0

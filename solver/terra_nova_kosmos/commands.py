@@ -18,7 +18,7 @@ from rich.text import Text
 
 from solver.cpsat import SolveParams
 from solver.drawing.entries import stat_entries
-from solver.drawing.report import bullets, phrases, verdict
+from solver.drawing.report import bullets, heading, phrases, verdict
 from solver.errors import InputError, PuzzleError
 from solver.protocol import Screen, Shown
 from solver.recordfile import RecordedTurn, record_text, start_name
@@ -334,8 +334,7 @@ def solve(file: Path, params: SolveParams, as_json: bool, screen: Screen,
                        "stats": dict(answer.stats, build_s=round(answer.build_s, 4),
                                      status=answer.status, horizon=answer.horizon)})
         return 0
-    screen.print(f"[bold]{escape(str(file))}[/] — {puzzle_said(position)}, "
-                 f"{position.to_move} to move")
+    screen.print(heading(file, f"{puzzle_said(position)}, {position.to_move} to move"))
     screen.print(render_position(position))
     gain = (f"{position.to_move} scores {result.value} ({said(result)}, "
             if best else f"{position.to_move} gains {result.value} (the others' final "

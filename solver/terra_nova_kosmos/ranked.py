@@ -20,8 +20,8 @@ from solver.drawing.report import (
     ranking_stats,
     rating_lines,
 )
-from solver.errors import PuzzleError
-from solver.protocol import Screen, Shown
+from solver.errors import InputError
+from solver.protocol import Screen, Shown, turns_of
 from solver.terra_nova_kosmos.commands import kind_of, load, said, turns_said
 from solver.terra_nova_kosmos.explain import OTHERS
 from solver.terra_nova_kosmos.notation import format_turn
@@ -39,7 +39,7 @@ def solve_top(file: Path, params: SolveParams, as_json: bool, screen: Screen,
         try:
             ranking = top_answers(position, count, params,
                                   progress=lambda text: status.update(f"solving: {text}"))
-        except PuzzleError as exc:
+        except InputError as exc:
             raise exc.located(path=file) from None
     wall = time.perf_counter() - start
     grid = position.grid
@@ -75,9 +75,9 @@ def rate(file: Path, texts: Sequence[str], params: SolveParams, as_json: bool,
     position = load(file)
     with screen.status("rating…") as status:
         try:
-            rating = rate_line(position, texts, params,
+            rating = rate_line(position, turns_of(texts), params,
                                progress=lambda text: status.update(f"rating: {text}"))
-        except PuzzleError as exc:
+        except InputError as exc:
             raise exc.located(path=file) from None
     wall = time.perf_counter() - start
     if as_json:
@@ -85,7 +85,7 @@ def rate(file: Path, texts: Sequence[str], params: SolveParams, as_json: bool,
                      **rating.as_json(), "wall_s": round(wall, 4)})
         return 0
     screen.print(heading(file, f"{kind_of(position)}, {position.to_move} to move"))
-    screen.print(*rating_lines(rating))
+    screen.print(*rating_lines(rating, "your line"))
     if show.stats:
         screen.print(stat_entries({}, wall))
     return 0
