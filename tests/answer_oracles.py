@@ -27,7 +27,7 @@ from solver.rift_valley.position import Position as RVPosition
 from solver.rift_valley.rules import Rules
 from solver.terra_nova.engine import turns as tn
 from solver.terra_nova.position import Position as TNPosition
-from solver.terra_nova_kosmos.engine import bestround, legal
+from solver.terra_nova_kosmos.engine import bestround, exhaustive, legal
 from solver.terra_nova_kosmos.engine.lastround import score as last_score
 from solver.terra_nova_kosmos.position import Position as KPosition
 from solver.terra_nova_kosmos.rules import LANDSCAPE_LETTER
@@ -117,10 +117,13 @@ def kosmos(position: KPosition) -> Answers:
     """Every canonical line to the pass by plan, keyed as the puzzle orders lines."""
     best = position.puzzle is not None and position.puzzle.kind == "best-round"
     objective = bestround.objective_of(position) if best else None
+    # a best round's Druiden pass ends exchanging every power triple, as its search does
+    children = (exhaustive._BestRound(position, objective, None, None).children if best
+                else legal.successors)
     answers: Answers = {}
 
     def walk(current: KPosition, kinds: Counter, turns: int) -> None:
-        for turn, child in legal.successors(current):
+        for turn, child in children(current):
             taken = kinds + Counter([_kind(turn.action)])
             if turn.action.name != "pass":
                 walk(child, taken, turns + 1)

@@ -17,10 +17,8 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from rich.console import Console
 
-from cli.main import main
 from solver.cpsat import SolveParams
 from solver.games import game_of
 from solver.paths import POSITIONS_DIR
@@ -94,65 +92,54 @@ def test_answers_at_80_columns_match_their_snapshots(name, monkeypatch):
             assert "\x1b[" in text and ("38;5;" in text) == (system == "256")
 
 
-def test_no_color_and_NO_COLOR_print_plain_text_with_the_markers():
-    args = ["solve", str(POSITIONS_DIR / ANSWERS["tn-tie-split"]), "--workers", "1"]
-    for extra, env in (([], {"NO_COLOR": "1"}), (["--no-color"], {})):
-        result = subprocess.run([*BOARDSAT, *args, *extra], capture_output=True, text=True,
-                                env={**os.environ, "TERM": "xterm-256color", **env,
-                                     "FORCE_COLOR": "1", "COLUMNS": "80"}, timeout=120)
-        assert result.returncode == 0, result.stderr
-        assert not COLOURS.search(result.stdout)
-        assert "[##]" in result.stdout and "[●R]" in result.stdout
-        assert "a tie, 21 // 2 = 10 each to red and yellow" in result.stdout
-
-
-def _started(args: list[str]) -> subprocess.Popen:
+def _started(args: list[str], **env: str) -> subprocess.Popen:
     return subprocess.Popen([*BOARDSAT, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env={**os.environ, "COLUMNS": "80"})
+                            text=True, env={**os.environ, "COLUMNS": "80", **env})
 
 
-def _interrupted(args: list[str], after: float) -> tuple[subprocess.CompletedProcess, float]:
-    process = _started(args)
-    time.sleep(after)
-    process.send_signal(signal.SIGINT)
-    start = time.monotonic()
-    out, err = process.communicate(timeout=60)
-    return subprocess.CompletedProcess(args, process.returncode, out, err), \
-        time.monotonic() - start
-
-
+TIE_SPLIT = ["solve", str(POSITIONS_DIR / ANSWERS["tn-tie-split"]), "--workers", "1"]
 TOP = ["solve", str(POSITIONS_DIR / "terra-nova/midgame-2p.toml"), "--top", "100",
        "--workers", "1"]
 RATE = ["rate", str(POSITIONS_DIR / "terra-nova/puzzles/closing-demo.toml"),
         "b3-c3 c3-b3 b3-c3 / c3-b3 b3-c3 c3-b3", "--workers", "1"]
+CTRL_C_AFTER = 3.0
+"""Seconds before Ctrl-C: the command has started and is solving or counting."""
+TIME_LIMIT = 3
 
 
-def test_ctrl_c_stops_solve_top_keeping_the_answers_found():
-    result, took = _interrupted(TOP, 6.0)
-    assert took < 10, result.stderr
-    if result.returncode == 130:  # a loaded machine: Ctrl-C came while the model was built
-        assert "before an answer was found" in result.stderr
-    else:
-        assert result.returncode == 0, result.stderr
-        assert "#1  " in result.stdout
-        assert "stopped (interrupted)" in " ".join(result.stdout.split())
-
-
-def test_ctrl_c_stops_rate_keeping_its_count():
-    result, took = _interrupted(RATE, 6.0)
-    assert took < 10, result.stderr
-    text = " ".join(result.stdout.split())
-    if result.returncode == 130:  # Ctrl-C came before the best answer was found
-        assert "before an answer was found" in result.stderr
-    else:
-        assert result.returncode == 0, result.stderr
-        assert "your line scores 0;" in text and "the best" in text
-
-
-@pytest.mark.parametrize("args", [TOP, RATE], ids=["solve --top", "rate"])
-def test_time_limit_holds_on_top_and_rate(args):
+def test_the_real_commands_print_without_colour_and_stop_on_ctrl_c_and_time_limits():
+    """Six commands at once (the wall time of the slowest): ``NO_COLOR`` and ``--no-color``
+    print no colour but keep the markers; Ctrl-C ends ``solve --top`` and ``rate`` within
+    seconds keeping what they found (exit 130 only when it came before any answer); so
+    does ``--time-limit``."""
+    forced = {"TERM": "xterm-256color", "FORCE_COLOR": "1"}
+    plain = [_started(TIE_SPLIT, NO_COLOR="1", **forced),
+             _started([*TIE_SPLIT, "--no-color"], **forced)]
+    stopped = {name: _started(args) for name, args in (("top", TOP), ("rate", RATE))}
+    limited = {name: _started([*args, "--time-limit", str(TIME_LIMIT)])
+               for name, args in (("top", TOP), ("rate", RATE))}
     start = time.monotonic()
-    result = CliRunner().invoke(main, [*args, "--time-limit", "5"])
-    assert time.monotonic() - start < 10, result.output
-    text = " ".join(result.output.split())
-    assert result.exit_code in (0, 2) and "time limit" in text, result.output
+    time.sleep(CTRL_C_AFTER)
+    for process in stopped.values():
+        process.send_signal(signal.SIGINT)
+    for process in plain:
+        out, err = process.communicate(timeout=120)
+        assert process.returncode == 0, err
+        assert not COLOURS.search(out)
+        assert "[##]" in out and "[●R]" in out
+        assert "a tie, 21 // 2 = 10 each to red and yellow" in out
+    for name, process in stopped.items():
+        out, err = process.communicate(timeout=60)
+        assert time.monotonic() - start < CTRL_C_AFTER + 10, name
+        text = " ".join(out.split())
+        if process.returncode == 130:  # Ctrl-C came before the first answer
+            assert "before an answer was found" in err, (name, err)
+            continue
+        assert process.returncode == 0, (name, err)
+        assert ("1st " in text and "stopped (interrupted)" in text if name == "top"
+                else "your line scores 0;" in text and "the best" in text), text
+    for name, process in limited.items():
+        out, err = process.communicate(timeout=60)
+        assert time.monotonic() - start < TIME_LIMIT + 10, name
+        assert process.returncode in (0, 2) and "time limit" in " ".join(
+            (out + err).split()), (name, out, err)

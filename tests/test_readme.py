@@ -29,6 +29,9 @@ CHECKED = (
     "boardsat perft positions/terra-nova/midgame-2p.toml --json",
     "boardsat show positions/terra-nova-kosmos/setup-3p.toml",
     "boardsat verify positions/terra-nova-kosmos/puzzles/last-round-demo.toml",
+    "boardsat solve positions/terra-nova/puzzles/best-turn-majority.toml --top 3",
+    'boardsat rate positions/terra-nova/puzzles/best-turn-majority.toml "b1-a1 #b1"',
+    "boardsat solve positions/terra-nova/puzzles/best-turn-majority.toml --hint",
 )
 """Samples whose output is the same on every run (one CP-SAT worker) and quick to make."""
 TIMES = re.compile(r"\btime\b|wall_s|deterministic_time")

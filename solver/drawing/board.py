@@ -2,7 +2,8 @@
 
 Every drawn element gets an id in SVG output (matplotlib ``gid``):
 ``cell-d7``, ``piece-d7``, ``stone-d7``, ``stop-d7``… for cells and tokens,
-``trail-1``, ``arrow-1``, ``badge-1`` for lines, arrows and badges.
+``trail-1``, ``arrow-1``, ``outline-1``, ``badge-1`` for lines, arrows, outlines and
+badges.
 """
 
 from __future__ import annotations
@@ -12,11 +13,12 @@ from typing import Any
 import numpy as np
 from matplotlib import patheffects
 from matplotlib.axes import Axes
+from matplotlib.collections import LineCollection
 from matplotlib.patches import Circle, FancyArrowPatch, Patch, Polygon, RegularPolygon
 
 from solver.drawing import lattice
 from solver.drawing.palette import EDGE, GRID_EDGE, LABEL, ink_on
-from solver.drawing.scene import Badge, Scene, Token
+from solver.drawing.scene import Badge, Outline, Scene, Token
 from solver.geometry import column_name
 
 ARROW_BEND = -0.2
@@ -57,6 +59,8 @@ def draw_scene(ax: Axes, scene: Scene, unit_pt: float) -> None:
             facecolor=arrow.colour, edgecolor=EDGE, linewidth=0.8, zorder=6)
         patch.set_gid(f"arrow-{number}")
         ax.add_artist(patch)
+    for number, outline in enumerate(scene.outlines, start=1):
+        _outline(ax, scene, outline, centres, unit_pt, number)
     taken: list[np.ndarray] = []
     for badge in scene.badges:
         _badge(ax, scene, badge, centres, unit_pt, taken)
@@ -138,6 +142,32 @@ def _token(ax: Axes, scene: Scene, token: Token, centres: np.ndarray, unit_pt: f
         ax.text(x, y - (0.05 if token.shape == "triangle" else 0), token.letter, ha="center",
                 va="center", fontsize=0.3 * unit_pt * token.scale, fontweight="bold",
                 color=ink_on(token.colour), zorder=5)
+
+
+def _outline(ax: Axes, scene: Scene, outline: Outline, centres: np.ndarray, unit_pt: float,
+             number: int) -> None:
+    """The sides of the outline's cells that face no other cell of it, and its label at
+    the middle of its cells. A side faces the cell whose centre lies twice as far out as
+    the side's middle (hex and square alike)."""
+    grid = scene.grid
+    inside = centres[list(outline.cells)]
+    segments = []
+    for cell in outline.cells:
+        corners = lattice.outline(grid, cell)
+        for a, b in zip(corners, np.roll(corners, -1, axis=0), strict=True):
+            across = 2 * (a + b) / 2 - centres[cell]
+            if not np.any(np.hypot(*(inside - across).T) < 0.2):
+                segments.append((a, b))
+    lines = LineCollection(segments, colors=outline.colour, linewidths=max(2.0, unit_pt / 9),
+                           capstyle="round", zorder=6)
+    lines.set_gid(f"outline-{number}")
+    ax.add_collection(lines)
+    if outline.label:
+        x, y = inside.mean(axis=0)
+        ax.text(x, y, outline.label, ha="center", va="center", fontsize=0.3 * unit_pt,
+                fontweight="bold", color="#000000", zorder=8, gid=f"outline-label-{number}",
+                bbox={"boxstyle": "round,pad=0.2", "facecolor": "#ffffff",
+                      "edgecolor": outline.colour, "linewidth": 1.2})
 
 
 BADGE_RADIUS = 0.19

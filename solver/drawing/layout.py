@@ -29,6 +29,8 @@ LEGEND_COLUMN = 1.6
 """Width of one legend column in inches."""
 LEGEND_ROW = 0.21
 STATUS_SIZE = 10
+DETAIL_SIZE = 8
+"""Points of an answer's detail lines (its explanation), after its first two."""
 MARKERS = {"disc": "o", "square": "s", "triangle": "^", "house": "p"}
 
 
@@ -55,8 +57,8 @@ def _board_span(scene: Scene) -> tuple[float, float]:
 def _below(scene: Scene, width: float) -> list[Words]:
     """The status and answer lines under the board, wrapped to ``width`` inches."""
     lines = [Words(text) for text in scene.status]
-    lines += [Words(text, STATUS_SIZE + 0.5 if i == 0 else STATUS_SIZE, bold=i == 0,
-                    colour="#000000" if i < 2 else "#555555")
+    lines += [Words(text, STATUS_SIZE + 0.5 if i == 0 else STATUS_SIZE if i == 1
+                    else DETAIL_SIZE, bold=i == 0, colour="#000000" if i < 2 else "#555555")
               for i, text in enumerate(scene.answer)]
     wrapped = []
     for words in lines:

@@ -67,8 +67,10 @@ def bullets(sentences: Sequence[str], indent: int = 2) -> Bulleted:
 
 
 def ranked_label(rank: int, proven: bool) -> str:
-    """``#2`` for an answer proven in its rank, ``#2?`` for one that is not."""
-    return f"#{rank}" + ("" if proven else "?")
+    """The rank as an ordinal (``1st``, ``2nd``, ``11th``, ``23rd``), a question mark after
+    it for an answer not proven in its rank."""
+    suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
+    return f"{rank}{suffix}" + ("" if proven else "?")
 
 
 def ranking_note(ranking: Any, asked: int, differ: str) -> Text:
@@ -76,12 +78,12 @@ def ranking_note(ranking: Any, asked: int, differ: str) -> Text:
     no other answer exists, cut short by Ctrl-C or the time limit (``ranking`` is a
     :class:`solver.cpsat.ranking.Ranking`; ``differ`` says how each answer differs)."""
     found = len(ranking.answers)
-    words = f"each answer {differ}; #k: proven the best of the answers not above it"
+    words = (f"each answer {differ}, proven the best of the answers not above it")
     if ranking.exhausted and found < asked:
         words += f"; there are only {found}"
     if ranking.stopped is not None:
-        words += (f"; stopped ({ranking.stopped}) after {found} of {asked}; #k?: not proven "
-                  "in its rank")
+        words += (f"; stopped ({ranking.stopped}) after {found} of {asked}; a rank with ?: "
+                  "not proven")
     return Text(words, style="italic")
 
 
@@ -106,8 +108,8 @@ class Listed:
 
 
 def ranked_answers(answers: Sequence[Listed]) -> list[Any]:
-    """The renderables of a ranked list: per answer a heading (``#2  b1-a1 #b1   red
-    gains 19…``) and its reasons under it."""
+    """The renderables of a ranked list: per answer a heading (its :func:`ranked_label`,
+    its notation, what it is worth) and its reasons under it."""
     out: list[Any] = []
     for answer in answers:
         label = Text(f"{ranked_label(answer.rank, answer.proven)}  {answer.answer}",

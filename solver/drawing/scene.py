@@ -71,6 +71,16 @@ class Arrow:
 
 
 @dataclass(frozen=True)
+class Outline:
+    """A thick line round a set of cells (e.g. a region an answer scored), ``label``
+    written at its middle (e.g. its points and who took them)."""
+
+    cells: tuple[int, ...]
+    colour: str
+    label: str = ""
+
+
+@dataclass(frozen=True)
 class Badge:
     """A numbered marker (the order of an answer's steps) near a cell or between two."""
 
@@ -105,6 +115,7 @@ class Scene:
     lines: list[Line] = field(default_factory=list)
     tokens: list[Token] = field(default_factory=list)
     arrows: list[Arrow] = field(default_factory=list)
+    outlines: list[Outline] = field(default_factory=list)
     badges: list[Badge] = field(default_factory=list)
     keys: list[Key] = field(default_factory=list)
     question: str = ""

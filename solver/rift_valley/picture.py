@@ -5,7 +5,8 @@ area's number stands in its first cell; water is hatched blue, the rift hatched
 along its direction in its owner's colour. Animals are pale discs lettered
 k/e/l, trees green discs. Elements are in their player's colour: stops discs
 with the colour's initial, tents triangles, trails thick lines. With the answer
-drawn the new elements are on the board, numbered in draw order.
+drawn the new elements are on the board, numbered in draw order, and what each one
+scores is written under it (:mod:`solver.rift_valley.explain`).
 """
 
 from __future__ import annotations
@@ -83,8 +84,14 @@ def answer_scene(position: Position, draws: list[Draw], after: Position) -> Scen
     from solver.rift_valley.notation import format_draw
 
     words = ", ".join(format_draw(d, grid) for d in draws) or "draw nothing"
+    from solver.rift_valley.explain import explain_draws
+
+    explanation = explain_draws(position, draws)
     scene.status = [f"after the answer: {_score_line(after)}"]
-    scene.answer = [f"Answer: {words}", "new elements numbered in draw order"]
+    scene.answer = [f"Answer: {words}",
+                    f"{position.player} scores {explanation.after} "
+                    f"({explanation.after - explanation.before:+d}); the new elements are "
+                    "numbered in draw order:", *explanation.sentences()[:-1]]
     return scene
 
 

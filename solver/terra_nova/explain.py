@@ -50,8 +50,9 @@ class Closed:
     def said(self) -> str:
         """The region in words: what it is worth and who took it."""
         kind = "landscape" if len(self.names) == 1 else "landscapes"
-        head = (f"#{self.stone} closes {len(self.cells)} cells of {kind} {_joined(self.names)}: "
-                f"{len(self.cells)} × {self.multiplier} = {self.points} points")
+        size = len(self.cells)
+        head = (f"#{self.stone} closes {size} cell{'s' if size > 1 else ''} of {kind} "
+                f"{_joined(self.names)}: {size} × {self.multiplier} = {self.points} points")
         held = ", ".join(f"{colour} {count}" for colour, count in self.pieces)
         if not self.winners:
             return f"{head}; no piece in it, nobody scores"

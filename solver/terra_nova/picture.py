@@ -2,9 +2,12 @@
 
 Hexes carry their landscape colour and letter (a lake also a wave hatch), pieces
 are discs in their player's colour with the colour's initial, stones dark
-squares. With the answer drawn, each move is an arrow to a dashed ring where the
-piece lands, new stones are orange, every action is numbered in order. The answer is the file's
-``[solution]`` replayed by the engine, or else the CP-SAT answer (itself
+squares. With the answer drawn the board is the one after it: each moved piece
+stands where it ends, its path numbered arrows from a dashed ring where it started,
+new stones are orange, every action is numbered in order, and each region scored is
+outlined with its points and who took them; the answer's explanation (the engine's
+replay, :mod:`solver.terra_nova.explain`) is written under it. The answer is the
+file's ``[solution]`` replayed by the engine, or else the CP-SAT answer (itself
 replayed by the engine).
 """
 
@@ -13,7 +16,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from solver.drawing.palette import STONE, player
-from solver.drawing.scene import Arrow, Badge, Cell, Key, Scene, Token
+from solver.drawing.scene import Arrow, Badge, Cell, Key, Outline, Scene, Token
+from solver.terra_nova.engine.turns import play_line
+from solver.terra_nova.explain import explain_line
 from solver.terra_nova.notation import Move, Stone, Turn, format_turn, parse_line
 from solver.terra_nova.position import EMPTY, PIECE_LETTER, Position
 from solver.terra_nova.position import STONE as STONE_MARK
@@ -32,6 +37,8 @@ OTHER_LANDSCAPES = ("#e8d5b0", "#b7d7a8", "#a4c2f4", "#f4cccc", "#d9d2e9", "#fce
                     "#d0e0e3", "#eeeeee")
 """Fills of landscapes without a known name, in letter order."""
 NEW_STONE = "#e07000"
+REGION_EDGE = "#c0007a"
+"""The outline of a region the answer scored (no landscape, piece or stone is this)."""
 NBSP = "\u00a0"
 """Joins the words of one player's score, so a wrapped status line breaks between players."""
 
@@ -74,36 +81,51 @@ def position_scene(position: Position) -> Scene:
 
 
 def answer_scene(position: Position, line: list[Turn], value: int) -> Scene:
-    """The position with ``line`` drawn on it: numbered arrows, rings where pieces land,
-    new stones in orange; the scores after the line under it."""
-    from solver.terra_nova.engine.turns import play_line
-
-    outcome = play_line(position, line)
-    scene = position_scene(position)
+    """The board after ``line``: each moved piece where it ends, its path drawn as numbered
+    arrows from a dashed ring where it started; new stones in orange; each region scored
+    outlined, with its points and who took them; the line explained in words (the
+    engine's replay) under it."""
+    explanation = explain_line(position, line)
+    final = play_line(position, line).position
+    scene = position_scene(final)
+    scene.question = question(position)
     colour = player(position.to_move)
     number = 0
+    started: set[int] = set()
+    now: dict[int, int] = {}  # where a moved piece stands -> where it started
     for turn in line:
         for action in turn:
             number += 1
             if isinstance(action, Move):
+                start = now.pop(action.src, action.src)
+                now[action.dst] = start
+                if start not in started and final.occupant[start] == EMPTY:
+                    scene.tokens.append(Token(start, "disc", colour, "start", ghost=True))
+                started.add(start)
                 scene.arrows.append(Arrow(action.src, action.dst, colour))
-                scene.tokens.append(Token(action.dst, "disc", colour, "lands", ghost=True))
                 scene.badges.append(Badge((action.src, action.dst), number))
             elif isinstance(action, Stone):
                 scene.tokens.append(Token(action.cell, "square", NEW_STONE, "new-stone",
                                           scale=0.8))
                 scene.badges.append(Badge((action.cell,), number))
     grid = position.grid
+    for region in explanation.regions:
+        taker = (f"{region.winners[0]}" if len(region.winners) == 1 else
+                 f"{region.share} each" if region.winners else "nobody")
+        scene.outlines.append(Outline(tuple(grid.cell(c) for c in region.cells), REGION_EDGE,
+                                      f"{region.points} → {taker}"))
     turns = [format_turn(t, grid) for t in line]
     words = turns[0] if len(turns) == 1 else "   ".join(
         f"turn {i}: {t}" for i, t in enumerate(turns, start=1))
-    others = f" (others {outcome.others})" if outcome.others else ""
-    scene.status = [f"after the answer: {_scores(outcome.position)}"]
-    scene.answer = [f"Answer: {words}",
-                    f"{position.to_move} gains {value} points{others}",
-                    "arrows: moves to the dashed rings; orange: new stones; numbers: order"]
+    others = f" (the others gain {explanation.others})" if explanation.others else ""
+    scene.status = [f"after the answer: {_scores(final)}"]
+    scene.answer = [f"Answer: {words}", f"{position.to_move} gains {value} points{others}",
+                    *explanation.sentences(),
+                    "pieces where they end, arrows from dashed rings where they started; "
+                    "orange: new stones; numbers: order; outlined: the regions scored"]
     scene.keys += [Key("new stone", NEW_STONE, shape="square"),
-                   Key("piece lands", "none", shape="disc")]
+                   Key("piece started here", "none", shape="disc"),
+                   Key("region scored", REGION_EDGE, shape="line")]
     return scene
 
 

@@ -30,7 +30,7 @@ from solver.terra_nova.explain import Explanation, explain_line
 from solver.terra_nova.model.turn_model import TurnModel
 from solver.terra_nova.notation import Turn, format_turn, parse_line
 from solver.terra_nova.position import Position
-from solver.terra_nova.settings import line_objective, settings
+from solver.terra_nova.settings import BEST_TURN_WORKERS, line_objective, settings
 
 Progress = Callable[[str], None]
 
@@ -111,6 +111,8 @@ def top_answers(position: Position, turns: int | None, count: int,
     objective = line_objective(tm, horizon, actions=kind != "best-turn")
     tm.model.maximize(objective.expr)
     run = params.with_settings(**settings(kind, cells=position.grid.size))
+    if kind == "best-turn":
+        run = run.with_workers_at_most(BEST_TURN_WORKERS)
 
     def read(solver: cp_model.CpSolver, proven: bool) -> Ranked:
         line, outcome = _replayed(position, tm, solver)

@@ -7,7 +7,8 @@ neutral houses grey. Built bridges are thick lines in the owner's colour, free
 bridge spots thin dashed lines, towns a dashed ring. A last-round answer is
 drawn on the map after the line (the file's ``[solution]`` replayed by the
 engine, else the CP-SAT answer, itself replayed): each turn's number stands on
-the hexes it changed.
+the hexes it changed, and the VP of each turn by source are written under it
+(:mod:`solver.terra_nova_kosmos.explain`).
 """
 
 from __future__ import annotations
@@ -98,8 +99,10 @@ def answer_scene(position: Position, line: list[Turn]) -> Scene:
     worth = (f"{position.to_move} scores {result.value} ({said(result)})"
              if kind_of(position) == "best-round" else
              f"{position.to_move} gains {result.value} points to the final scoring "
-             f"(others {result.others})")
-    scene.answer = [f"Answer: {turns}", worth,
+             f"(the others' final scores {result.others})")
+    from solver.terra_nova_kosmos.explain import explain_line
+
+    scene.answer = [f"Answer: {turns}", worth, *explain_line(position, line).sentences(),
                     "the map after the line; numbers: the turn that changed the hex"]
     return scene
 

@@ -111,16 +111,20 @@ def render_panel(position: Position) -> Table:
     return table
 
 
-def round_line(position: Position) -> Text:
-    """Round, its tile, used power actions and the bonus display."""
-    text = Text(f"round {position.round}: round tile {position.round_tiles[position.round - 1]}",
-                style="bold")
-    text.append(f"   start marker {position.start}")
-    if position.power_actions_used:
-        text.append("   used: " + " ".join(position.power_actions_used))
+def round_line(position: Position) -> Group:
+    """Round, its tile, used power actions and the bonus display (wrapped between
+    entries)."""
+    entries: list[Text | str] = [
+        Text(f"round {position.round}: round tile {position.round_tiles[position.round - 1]}",
+             style="bold"), f"start marker {position.start}"]
+    used = list(position.power_actions_used)
+    if used:
+        entries += [f"used: {used[0]}", *used[1:]]
+    lines: list[Entries] = [Entries(entries, "  ")]
     if position.bonus_display:
-        text.append("\ndisplay: " + "  ".join(f"{t}+{n}$" for t, n in position.bonus_display))
-    return text
+        shown = [f"{t}+{n}$" for t, n in position.bonus_display]
+        lines.append(Entries([f"display: {shown[0]}", *shown[1:]], "  "))
+    return Group(*lines)
 
 
 def render_position(position: Position, changed: frozenset[int] = frozenset()) -> Group:
