@@ -84,8 +84,9 @@ COUNT_STALL = 100
 """A counting run stops after this many solutions in a row bring no new answer; the
 answers found are then forbidden and the enumeration starts again. The models'
 auxiliary variables (the order of a turn's actions, a piece's last move) give each
-answer tens to hundreds of solutions: on the 2-turn closing demo, enumerating with
-this cut counted 300 answers in a fifth of the CPU time one solve per answer took."""
+answer tens to hundreds of solutions, so one long enumeration spends most of its time
+on answers it has, and one solve per answer restarts CP-SAT for each (measured in
+benchmarks/EXPERIMENTS.md, Every game: counting answers)."""
 
 
 @dataclass

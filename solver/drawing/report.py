@@ -129,6 +129,11 @@ def rating_lines(rating: Any, yours: str) -> list[Any]:
     return [phrases(rating.said(yours), style="bold"), bullets(rating.reasons)]
 
 
+def replayed(verdict_text: Text) -> Text:
+    """``verdict_text`` and ``, replayed by the engine`` (every printed answer is)."""
+    return Text.assemble(verdict_text, ", replayed by the engine")
+
+
 def phrases(words: str, tail: Text | None = None, style: str = "") -> Entries:
     """``words`` (and ``tail``, e.g. a :func:`verdict`) on a line that wraps only after a
     ``;`` or ``,`` and before ``tail``, never inside a phrase."""

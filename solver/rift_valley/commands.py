@@ -15,7 +15,7 @@ from rich.text import Text
 
 from solver.cpsat import SolveParams, StopReason
 from solver.drawing.entries import Entries, stat_entries
-from solver.drawing.report import bullets, phrases, verdict
+from solver.drawing.report import bullets, phrases, replayed, verdict
 from solver.drawing.report import heading as file_heading
 from solver.errors import InputError
 from solver.protocol import Screen, Shown
@@ -272,7 +272,8 @@ def _print(file: Path, answer: Answer, explanation: Explanation, screen: Screen,
     screen.print(render_board(before))
     screen.print(phrases(f"{player} scores {answer.value} after {len(answer.draws)} draw"
                          f"{'s' if len(answer.draws) != 1 else ''}:",
-                         verdict(answer.optimal, _fallback(answer), answer.bound, stopped),
+                         replayed(verdict(answer.optimal, _fallback(answer), answer.bound,
+                                          stopped)),
                          style="bold"))
     if answer.draws:
         screen.print(Text("the draws in a legal order, each with its points:"))

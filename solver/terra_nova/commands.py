@@ -18,7 +18,7 @@ from rich.text import Text
 
 from solver.cpsat import SolveParams, StopReason
 from solver.drawing.entries import stat_entries
-from solver.drawing.report import bullets, heading, phrases, verdict
+from solver.drawing.report import bullets, heading, phrases, replayed, verdict
 from solver.errors import InputError
 from solver.protocol import Screen, Shown
 from solver.recordfile import RecordedTurn, record_text, start_name
@@ -272,8 +272,8 @@ def _show_answer(file: Path, position: Position, answer: Answer, explanation: Ex
         screen.print(table)
     screen.print(phrases(f"{position.to_move} gains {answer.value} points, the others gain "
                          f"{answer.others}, in {answer.actions} actions:",
-                         verdict(answer.optimal, FALLBACK if answer.fallback else None,
-                                 answer.bound, stopped), style="bold"))
+                         replayed(verdict(answer.optimal, FALLBACK if answer.fallback
+                                          else None, answer.bound, stopped)), style="bold"))
     screen.print(bullets(explanation.sentences()))
     screen.print(Text("after the answer:", style="bold"))
     screen.print(render_position(answer.final, after))

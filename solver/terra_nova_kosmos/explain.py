@@ -121,6 +121,16 @@ class Explanation:
                            "group": f.group, "total": f.total} for f in self.finals]}
 
 
+EXPLAINED = ("last-round", "best-round")
+"""The puzzle kinds a line is explained for (a position without a ``[puzzle]`` poses
+the last-round one)."""
+
+
+def explains(position: Position) -> bool:
+    """Whether :func:`explain_line` explains the position's puzzle."""
+    return position.puzzle is None or position.puzzle.kind in EXPLAINED
+
+
 def explain_line(position: Position, line: Sequence[Turn]) -> Explanation:
     """The VP of ``line`` (the player to move's turns up to the pass) by source.
 
