@@ -51,7 +51,7 @@ class Bulleted:
         hang = " " * (self.indent + 2)
         width = max(10, options.max_width - len(hang))
         for sentence in self.sentences:
-            phrases = []
+            phrases: list[Text | str] = []
             for phrase in re.split(r"(?<=[;,]) ", sentence):
                 phrases += [phrase] if len(phrase) <= width else phrase.split(" ")
             for number, line in enumerate(Entries(phrases, " ").lines(width)):

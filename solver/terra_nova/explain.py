@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.engine.regions import MULTIPLIER
-from solver.terra_nova.notation import Turn, format_turn
+from solver.terra_nova.notation import Stone, Turn, format_turn
 from solver.terra_nova.position import Position
 
 OTHERS = "the points the other players gain over the line, added up"
@@ -140,6 +140,7 @@ def explain_line(position: Position, line: Sequence[Turn]) -> Explanation:
         for region in done.regions:
             letters = tuple(sorted({board.landscape[c] for c in region.cells}))
             stone = turn[region.action - 1]
+            assert isinstance(stone, Stone), "a region closes with a stone"
             regions.append(Closed(
                 turn=number, stone=grid.name(stone.cell),
                 cells=tuple(grid.name(c) for c in region.cells), landscapes=letters,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ortools.sat.python import cp_model
 
@@ -71,7 +72,7 @@ def _model(position: Position, horizon: int, params: SolveParams) -> TurnModel:
         raise unbuilt(horizon, params) from None
 
 
-def _stones(tm: TurnModel) -> list[cp_model.IntVar]:
+def _stones(tm: TurnModel) -> list[Any]:
     """The answer variables: a stone on each cell that may get one, after the line."""
     end = tm.steps
     return [lit for x in tm.stone_cells

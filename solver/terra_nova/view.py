@@ -78,9 +78,9 @@ def render_position(position: Position, marks: Marks | None = None) -> Renderabl
     swatches = landscape_swatches(position)
 
     def build(depth: Depth, width: int) -> list[RenderableType]:
-        lines: list[RenderableType] = board_lines(
+        lines: list[RenderableType] = [*board_lines(
             position.grid, CELL, lambda i: _cell(position, i, swatches, marks, depth),
-            shift_odd_rows=True)
+            shift_odd_rows=True)]
         lines.append(_legend(position, swatches, marks, depth))
         lines.append(status_line(position, depth))
         return lines

@@ -67,9 +67,9 @@ def render_board(board: Board, landscape: tuple[str, ...], position: Position | 
                     style=OWNERS[building.owner].style(depth, bold=True))
 
     def build(depth: Depth, width: int) -> list[RenderableType]:
-        lines: list[RenderableType] = board_lines(board.grid, CELL,
-                                                  lambda i: cell_text(i, depth),
-                                                  shift_odd_rows=True)
+        lines: list[RenderableType] = [*board_lines(board.grid, CELL,
+                                                    lambda i: cell_text(i, depth),
+                                                    shift_odd_rows=True)]
         return [*lines, _legend(depth, bool(changed))]
 
     return Painted(build)

@@ -171,7 +171,8 @@ def _watchers(position: Position, colour: str, faction: str, gift: str) -> Posit
     per = 2 if len(position.players) == 2 else 1
     for other in position.players:
         if other.colour != colour and other.faction == faction:
-            position = _add(position, other.colour, **{gift: per})
+            position = _add(position, other.colour, money=per if gift == "money" else 0,
+                            power=per if gift == "power" else 0)
     return position
 
 
@@ -490,7 +491,7 @@ def pass_vp(position: Position, colour: str) -> list[tuple[str, int]]:
     player = _player(position, colour)
     out: list[tuple[str, int]] = []
     tile = BONUS_TILES[player.bonus] if player.bonus else None
-    if tile is not None and tile.pass_per is not None:
+    if player.bonus is not None and tile is not None and tile.pass_per is not None:
         units = player.shipping if tile.pass_per == "shipping" \
             else position.count(colour, tile.pass_per)
         out.append((player.bonus, tile.pass_vp * units))
