@@ -347,7 +347,12 @@ def solve(file: Path, params: SolveParams, as_json: bool, screen: Screen,
         screen.print("the line, each turn with its VP by source:")
         screen.print(bullets(explanation.sentences()))
     else:
+        several = kind_of(position) == "last-rounds"
+        number_round = position.round
         for number, text in enumerate(answer.line_text(position), start=1):
+            if several and (number == 1 or answer.line[number - 2].action.name == "pass"):
+                screen.print(f"round {number_round}:")
+                number_round += 1
             screen.print(f"{number}. {text}")
     after = final_position(position, answer.line)
     screen.print(Text("after the line:", style="bold"))
@@ -373,7 +378,10 @@ def _hint(position: Position, answer: Any, as_json: bool, screen: Screen) -> int
 
 
 def final_position(position: Position, line: list) -> Position:
-    """The position after the player's ``line`` (the engine's replay)."""
+    """The position after the player's ``line`` (the engine's replay; a last-rounds line
+    plays on through the rounds between its passes)."""
+    if kind_of(position) == "last-rounds":
+        return lastrounds.replay(position, line)
     current = position
     for turn in line:
         current = apply_turn(current, turn)

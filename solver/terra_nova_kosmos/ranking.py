@@ -27,7 +27,7 @@ from solver.terra_nova_kosmos import solve as bridge
 from solver.terra_nova_kosmos.engine import bestround
 from solver.terra_nova_kosmos.engine.lastround import check_puzzle
 from solver.terra_nova_kosmos.engine.validate import validate
-from solver.terra_nova_kosmos.explain import Explanation, explain_line
+from solver.terra_nova_kosmos.explain import EXPLAINED, Explanation, explain_line, explains
 from solver.terra_nova_kosmos.model.best_round import best_plan, build_best_round, read_best_line
 from solver.terra_nova_kosmos.model.last_round import (
     Unsupported,
@@ -98,11 +98,21 @@ def _build(position: Position, params: SolveParams) -> _Built:
         raise BuildTimeout.of("model", params.time_limit, "give more --time-limit") from None
 
 
+def ranked(position: Position) -> None:
+    """PuzzleError unless ``--top`` and ``rate`` cover the position's puzzle (the kinds
+    a line is explained for: last-round and best-round)."""
+    validate(position)
+    if not explains(position):
+        assert position.puzzle is not None, "a position without [puzzle] is explained"
+        raise PuzzleError(f"--top and rate are for the {' and '.join(EXPLAINED)} puzzles, "
+                          f"not {position.puzzle.kind}", key="puzzle.kind")
+
+
 def top_answers(position: Position, count: int, params: SolveParams | None = None,
                 progress: Progress | None = None) -> Ranking[Ranked]:
     """The ``count`` best plans of the position's last-round or best-round puzzle."""
     params = (params or SolveParams()).started()
-    validate(position)
+    ranked(position)
     if progress:
         progress("building the model")
     built = _build(position, params)
@@ -131,7 +141,7 @@ def rate_line(position: Position, texts: Sequence[str], params: SolveParams | No
     from solver.terra_nova_kosmos.commands import evaluate_line
 
     params = (params or SolveParams()).started()
-    validate(position)
+    ranked(position)
     line = parse_line(list(texts), position.grid)
     value = evaluate_line(position, line).value
     explanation = explain_line(position, line)
