@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 LINT_STAMP := $(VENV)/.installed-lint
 
-.PHONY: run test sweep soak fuzz lint bench bench-quick bench-depth bench-budgets bench-full bench-docs \
+.PHONY: run test sweep soak fuzz lint bench bench-quick bench-depth bench-budgets bench-rounds bench-full bench-docs \
 	bench-solvers bench-solvers-full clean
 
 $(STAMP): pyproject.toml
@@ -63,6 +63,9 @@ bench-depth: $(STAMP)
 bench-budgets: $(STAMP)
 	$(BIN)/boardsat bench --suite budgets --workers 2 --time-limit 15 --cap 10 \
 	    --save $(RESULTS)/budgets.json --plot $(RESULTS)/budgets.png $(DOCS)
+bench-rounds: $(STAMP)
+	$(BIN)/boardsat bench --suite rounds --workers 1 --save $(RESULTS)/rounds.json \
+	    --plot $(RESULTS)/rounds.png $(DOCS)
 bench-full: $(STAMP)
 	$(BIN)/boardsat bench --suite full --workers 1 --time-limit 20 --cap 10 \
 	    --save $(RESULTS)/full.json --plot $(RESULTS)/full.png $(DOCS)
@@ -79,7 +82,7 @@ bench-solvers-full: $(STAMP)
 
 # Redraw every table and plot from the saved runs; nothing is measured again.
 bench-docs: $(STAMP)
-	for run in latest depth budgets full; do \
+	for run in latest depth budgets rounds full; do \
 	    $(BIN)/boardsat bench --from $(RESULTS)/$$run.json --plot $(RESULTS)/$$run.png \
 	        $(DOCS) > /dev/null || exit 1; done
 	for run in $(wildcard $(RESULTS)/solvers-*.json); do \

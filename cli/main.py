@@ -393,7 +393,7 @@ RUN_OPTIONS = {"suite_name": "--suite", "suite_file": "--suite-file", "workers":
 @main.command(context_settings=CONTEXT)
 @click.option("--suite", "suite_name",
               type=click.Choice(["quick", "full", "budgets", "depth", "depth-holdout",
-                                 "kosmos", "fullboard"]),
+                                 "kosmos", "rounds", "fullboard"]),
               default="quick", show_default=True, help="Suite in benchmarks/suites/.")
 @click.option("--suite-file", type=INPUT, metavar="FILE", default=None,
               help="Run this suite file instead.")

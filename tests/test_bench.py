@@ -143,7 +143,7 @@ def test_table_output_names_every_case():
 
 
 def test_shipped_suites_load():
-    for name in ("quick", "full", "budgets", "depth", "depth-holdout", "kosmos"):
+    for name in ("quick", "full", "budgets", "depth", "depth-holdout", "kosmos", "rounds"):
         suite = load_suite(suite_file(name))
         assert suite.cases
         for case in suite.cases:

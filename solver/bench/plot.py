@@ -89,7 +89,7 @@ def plot_horizons(records: list[Record], path: Path, title: str = "") -> None:
     """Write a PNG of time against horizon (turns, draws), log scale, one line per method.
 
     Points as in :func:`plot_records` (circle proven, cross not proven, square
-    exhaustive, triangle at the cap: capped); the lines join the medians per
+    exhaustive, triangle at the cap: capped); the lines join each game's medians per
     horizon, counting a capped search as the cap and an unproven run at its time.
     """
     fig, ax = plt.subplots(figsize=(10, 4.8), layout="constrained")
@@ -115,14 +115,20 @@ def plot_horizons(records: list[Record], path: Path, title: str = "") -> None:
                 ax.scatter([x], [r.cap], color="black", marker="^", alpha=0.6, zorder=3,
                            label=f"{name} exhaustive capped" if "x" not in seen else None)
                 seen.add("x")
-        xs = sorted({_horizon(r) for r in group})
+    # the medians per game, across its kinds: a game whose kinds differ in horizon
+    # (KOSMOS: one round or two) gets one line through them
+    for game in dict.fromkeys(r.game for r in records):
+        mine = [r for r in records if r.game == game]
+        kinds = list(dict.fromkeys(r.kind for r in mine))
+        colour = GAMES[game].plot_colours.get(kinds[0], "tab:gray")
+        xs = sorted({_horizon(r) for r in mine})
         for method, colour_of_line, seconds in (("CP-SAT", colour, _cpsat_seconds),
                                                 ("exhaustive", "black", _exhaustive_seconds)):
-            medians = [statistics.median(seconds(r) for r in group if _horizon(r) == x)
+            medians = [statistics.median(seconds(r) for r in mine if _horizon(r) == x)
                        for x in xs]
             ax.plot(xs, medians, color=colour_of_line, linestyle="--", linewidth=1,
-                    label=f"{name} {method} median")
-        ax.set_xticks(xs)
+                    label=f"{GAMES[game].short} {' / '.join(kinds)} {method} median")
+    ax.set_xticks(sorted({_horizon(r) for r in records}))
     ax.set_yscale("log")
     ax.set_xlabel(_horizon_label(records))
     ax.set_ylabel("seconds (log)")

@@ -46,7 +46,7 @@ class TerraNovaKosmos:
         "apply": frozenset(),
         "review": frozenset(),
     }
-    horizon_unit = "turns"
+    horizon_unit = "rounds planned"
     plot_colours = {"last-round": "tab:orange", "best-round": "tab:olive",
                     "last-rounds": "tab:brown"}
     demo = "terra-nova-kosmos/puzzles/generated/tnk-best-round-s0-c00019.toml"
@@ -139,7 +139,9 @@ class TerraNovaKosmos:
         return (position.grid.size, len(position.players))
 
     def bench_horizon(self, position: Any, case: Case) -> int | None:
-        return None
+        """The rounds the puzzle plans: 1 but for a last-rounds puzzle."""
+        from solver.terra_nova_kosmos.engine.lastrounds import planned_rounds
+        return planned_rounds(position) if case.kind == "last-rounds" else 1
 
     def bench_solve(self, position: Any, case: Case, params: Any) -> Solved:
         from solver.terra_nova_kosmos import benchcases
@@ -162,7 +164,9 @@ class TerraNovaKosmos:
         return export.puzzle_model(position, case, params)
 
     def horizon_text(self, horizon: int | None) -> str:
-        return "to the pass" if horizon is None else f"{horizon} turns"
+        if horizon is None:  # a run saved before the rounds were recorded: one round
+            return "to the pass"
+        return f"{horizon} round" + ("s" if horizon != 1 else "")
 
     # ---- game records
     def load_position(self, path: Path) -> Any:
