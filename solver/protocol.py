@@ -274,6 +274,23 @@ def turns_of(words: Sequence[str]) -> list[str]:
 
 
 @dataclass(frozen=True)
+class Played:
+    """An answer given in notation, replayed by the engine: what it is worth and why.
+
+    The one way an answer played is valued: ``rate`` takes its value from it, and so
+    does a review for the turn played (games whose review measures a single answer).
+    """
+
+    value: tuple[int, ...]
+    """The game's figures in its order, the value first (Terra Nova: own points, the
+    others' gain; Rift Valley: the score; KOSMOS: the puzzle's value)."""
+    explain: dict[str, Any]
+    """The answer explained (the ``explain`` object of ``--json``)."""
+    reasons: tuple[str, ...]
+    """The same in words, one sentence each."""
+
+
+@dataclass(frozen=True)
 class Rating:
     """How good a given turn (or line, or set of draws) is: ``rate`` and game reviews.
 
@@ -387,13 +404,14 @@ class Game(Protocol):
     # ---- answers judged and explained (``rate``; game reviews)
     def rating(self, position: Any, texts: Sequence[str], params: SolveParams) -> Rating:
         """How good the answer ``texts`` (in notation: one turn per puzzle turn, one draw
-        per draw) is to the puzzle ``position`` poses: its value (the engine's), the
+        per draw) is to the puzzle ``position`` poses: its value (:meth:`played`), the
         answers worth more (counted by CP-SAT) and the best answer; InputError when the
         answer is malformed or illegal, PuzzleError where the puzzle has no such rating."""
 
-    def explain(self, position: Any, texts: Sequence[str]) -> dict[str, Any]:
-        """The answer ``texts`` replayed by the engine and explained: the ``explain``
-        object of ``solve --json`` (docs/json.md)."""
+    def played(self, position: Any, texts: Sequence[str]) -> Played:
+        """The answer ``texts`` replayed by the engine: its value and its explanation
+        (the ``explain`` object of ``solve --json``, docs/json.md); InputError when it
+        is malformed or illegal."""
 
     def perft(self, path: Path, options: Options, as_json: bool, screen: Screen) -> int:
         """Count the legal turns (only when ``"perft"`` is in :attr:`options`)."""

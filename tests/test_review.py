@@ -29,6 +29,7 @@ from solver.paths import POSITIONS_DIR, REPO_ROOT
 from solver.protocol import GameRecord
 from solver.terra_nova.engine.exhaustive import best_turn as exhaustive_best_turn
 from solver.terra_nova.engine.playout import random_playout, setup
+from solver.terra_nova.engine.turns import apply_turn
 from solver.terra_nova.notation import format_turn
 from solver.terra_nova.position import Board
 
@@ -83,7 +84,7 @@ def tn_game(seed: int) -> GameRecord:
     start = setup(board, ("red", "yellow"), rng, pieces=2).replace(stones_left=12)
     positions, turns, players, texts = [start], [], [], []
     current = start
-    from solver.terra_nova.engine.turns import apply_turn, game_over
+    from solver.terra_nova.engine.turns import game_over
     while not game_over(current):
         _, history = random_playout(current, rng, turns=1)
         colour, turn, _ = history[0]
@@ -115,6 +116,11 @@ def check_tn_game(seed: int) -> None:
         assert row.best is not None and row.best.proven
         assert row.best.value == exhaustive_best_turn(before).key, row.number
         assert row.loss == row.best.value[0] - row.played_value[0] >= 0
+        # the turn played valued as rate values it, and as the engine's own gain
+        assert row.played_value == get("terra-nova").played(before, [row.played]).value
+        gained = apply_turn(before, record.turns[row.number - 1]).gained
+        mine = gained[row.player]
+        assert row.played_value == (mine, sum(gained.values()) - mine)
     for row, after in zip(review.turns, record.positions[1:], strict=True):
         threat = row.threat_after_played
         assert threat is None or threat.value == exhaustive_best_turn(after).key

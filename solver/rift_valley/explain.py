@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from solver.protocol import Played
 from solver.rift_valley.engine.draws import play_draws
 from solver.rift_valley.engine.scoring import Details, details
 from solver.rift_valley.notation import Draw, DrawStop, DrawTent, DrawTrail, format_draw
@@ -87,6 +88,10 @@ class Explanation:
         out.append(f"{self.player} scored {self.before} before and {self.after} after: "
                    f"{self.after - self.before:+d}")
         return out
+
+    def played(self) -> Played:
+        """What the draws are worth, ``(score after)``, and why: how ``rate`` values them."""
+        return Played((self.after,), self.as_json(), tuple(self.sentences()))
 
     def as_json(self) -> dict:
         """The ``explain`` object of ``--json`` (docs/json.md)."""

@@ -15,6 +15,7 @@ from solver.protocol import (
     GameRecord,
     Made,
     Options,
+    Played,
     PuzzleModel,
     Rating,
     Review,
@@ -90,10 +91,10 @@ class RiftValley:
         from solver.rift_valley.ranking import rate_draws
         return rate_draws(position, texts, params)
 
-    def explain(self, position: Any, texts: Sequence[str]) -> dict[str, Any]:
+    def played(self, position: Any, texts: Sequence[str]) -> Played:
         from solver.rift_valley.explain import explain_draws
         from solver.rift_valley.notation import parse_draw
-        return explain_draws(position, [parse_draw(t, position.grid) for t in texts]).as_json()
+        return explain_draws(position, [parse_draw(t, position.grid) for t in texts]).played()
 
     def verify(self, path: Path, options: Options, as_json: bool, screen: Screen) -> int:
         from solver.rift_valley import commands

@@ -125,8 +125,8 @@ def rate_draws(position: Position, texts: Sequence[str], params: SolveParams | N
             raise InputError(exc.message, place=f"draw {number} '{text}'") from None
     if position.draws is not None and len(draws) > position.draws:
         raise InputError(f"{len(draws)} draws; the budget is {position.draws}")
-    explanation = explain_draws(position, draws, rules)
-    value = explanation.after
+    played = explain_draws(position, draws, rules).played()
+    value = played.value[0]
     if progress:
         progress("solving for the best answer")
     best = solve_max_score(position, None, params, rules=rules)
@@ -144,5 +144,4 @@ def rate_draws(position: Position, texts: Sequence[str], params: SolveParams | N
         better, beyond, stopped, exact = (len(count.found), count.beyond, count.stopped,
                                           count.complete)
     return Rating(value, better, exact, beyond, best.value, tuple(best.draw_strings()),
-                  best.optimal, explanation.as_json(), tuple(explanation.sentences()),
-                  stopped, ", ")
+                  best.optimal, played.explain, played.reasons, stopped, ", ")

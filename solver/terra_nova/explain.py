@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from solver.protocol import Played
 from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.engine.regions import MULTIPLIER
 from solver.terra_nova.notation import Stone, Turn, format_turn
@@ -116,6 +117,11 @@ class Explanation:
                 continue
             out += [f"{prefix}{region.said()}" for region in turn.regions]
         return out
+
+    def played(self) -> Played:
+        """What the line is worth, ``(points, others)``, and why: how ``rate`` values a
+        line and ``review`` the turn played."""
+        return Played((self.points, self.others), self.as_json(), tuple(self.sentences()))
 
     def as_json(self) -> dict:
         """The ``explain`` object of ``--json`` (docs/json.md)."""

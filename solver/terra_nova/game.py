@@ -15,6 +15,7 @@ from solver.protocol import (
     GameRecord,
     Made,
     Options,
+    Played,
     PuzzleModel,
     Rating,
     Review,
@@ -80,10 +81,10 @@ class TerraNova:
         from solver.terra_nova.ranking import rate_line
         return rate_line(position, texts, params)
 
-    def explain(self, position: Any, texts: Sequence[str]) -> dict[str, Any]:
+    def played(self, position: Any, texts: Sequence[str]) -> Played:
         from solver.terra_nova.explain import explain_line
         from solver.terra_nova.notation import parse_line
-        return explain_line(position, parse_line(list(texts), position.grid)).as_json()
+        return explain_line(position, parse_line(list(texts), position.grid)).played()
 
     def verify(self, path: Path, options: Options, as_json: bool, screen: Screen) -> int:
         from solver.terra_nova import commands

@@ -142,8 +142,8 @@ def rate_line(position: Position, texts: Sequence[str], params: SolveParams | No
     line = parse_line(list(texts), position.grid)
     if len(line) != horizon:
         raise InputError(f"the puzzle has {horizon} turn(s), the line to rate {len(line)}")
-    explanation = explain_line(position, line)
-    value = explanation.points
+    played = explain_line(position, line).played()
+    value = played.value[0]
     if progress:
         progress("solving for the best answer")
     best = library.solve_puzzle(position, None, params, progress=progress)
@@ -161,5 +161,5 @@ def rate_line(position: Position, texts: Sequence[str], params: SolveParams | No
         better, beyond, stopped = len(count.found), count.beyond, count.stopped
         exact = count.complete
     return Rating(value, better, exact, beyond, best.value,
-                  tuple(best.line_text(position)), best.optimal, explanation.as_json(),
-                  tuple(explanation.sentences()), stopped)
+                  tuple(best.line_text(position)), best.optimal, played.explain,
+                  played.reasons, stopped)

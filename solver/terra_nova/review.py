@@ -2,8 +2,8 @@
 
 For every turn played: the best turn in the position before it (the best-turn puzzle,
 solved by CP-SAT and replayed by the engine as every answer is), what the turn played
-gained (the engine), and the threat each left: the next player's best turn after the
-turn played and after the best turn.
+gained (the engine's replay, valued as ``rate`` values an answer), and the threat each
+left: the next player's best turn after the turn played and after the best turn.
 
 :func:`tasks` makes one task per position of the record, before each turn and after
 the last; a task (:func:`examine`) solves the best turn there and, unless it is the
@@ -22,6 +22,7 @@ from solver.errors import BuildTimeout, NoAnswer
 from solver.protocol import Best, GameRecord, Review, ReviewTask, TurnReview
 from solver.terra_nova.answers import Answer
 from solver.terra_nova.engine.turns import apply_turn, ending
+from solver.terra_nova.explain import explain_line
 from solver.terra_nova.notation import Turn
 from solver.terra_nova.position import Position
 from solver.terra_nova.solve import solve_puzzle
@@ -77,13 +78,6 @@ def _best(position: Position, answer: Answer) -> Best:
                 answer.optimal, answer.bound, position.to_move)
 
 
-def played_value(position: Position, turn: Turn) -> tuple[int, int]:
-    """What ``turn`` gains the player to move (the engine): own points, the others' points."""
-    gained = apply_turn(position, turn).gained
-    own = gained[position.to_move]
-    return own, sum(gained.values()) - own
-
-
 def result(record: GameRecord, results: Sequence[Examined | None]) -> Review:
     """The review from :func:`tasks`' results in order (None: not run)."""
     rows = []
@@ -93,7 +87,7 @@ def result(record: GameRecord, results: Sequence[Examined | None]) -> Review:
         player = before.to_move
         rows.append(TurnReview(
             number=number, player=player, played=record.texts[number - 1],
-            played_value=played_value(before, turn),
+            played_value=explain_line(before, [turn]).played().value,
             score=record.positions[number].score(player),
             best=None if here is None else here.best,
             threat_after_played=None if there is None else there.best,

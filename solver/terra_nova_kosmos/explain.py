@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from solver.protocol import Played
 from solver.terra_nova_kosmos.engine import bestround
 from solver.terra_nova_kosmos.engine.actions import apply_turn
 from solver.terra_nova_kosmos.engine.board import area_group
-from solver.terra_nova_kosmos.engine.lastround import evaluate
+from solver.terra_nova_kosmos.engine.lastround import Result, evaluate
 from solver.terra_nova_kosmos.engine.ledger import Gift, Source, recording
 from solver.terra_nova_kosmos.engine.scoring import final_breakdown
 from solver.terra_nova_kosmos.notation import Turn, format_turn
@@ -76,6 +77,10 @@ class Explanation:
     turns: tuple[TurnVP, ...]
     finals: tuple[FinalScore, ...]
     """Every player's final scoring (last-round); empty for best-round."""
+    figures: tuple[int, ...]
+    """What the engine's evaluation of the puzzle gives the line, the value first
+    (last-round: value, others, turns; best-round: value, points, leftover, given,
+    turns)."""
 
     def by_source(self) -> dict[str, int]:
         """The player's VP by source key (``action``, ``round_tile``…; ``final_money``
@@ -111,6 +116,10 @@ class Explanation:
         out.append(f"{self.player} gains {self.gained}" + (f": {sources}" if sources else ""))
         return out
 
+    def played(self) -> Played:
+        """What the line is worth (:attr:`figures`) and why: how ``rate`` values it."""
+        return Played(self.figures, self.as_json(), tuple(self.sentences()))
+
     def as_json(self) -> dict:
         """The ``explain`` object of ``--json`` (docs/json.md)."""
         return {"player": self.player, "gained": self.gained, "sources": self.by_source(),
@@ -137,7 +146,10 @@ def explain_line(position: Position, line: Sequence[Turn]) -> Explanation:
     The line is checked as the puzzle's evaluation checks it (IllegalTurn, PuzzleError);
     a last-round position gets every player's final scoring."""
     last = position.puzzle is None or position.puzzle.kind == "last-round"
-    (evaluate if last else bestround.evaluate)(position, line)
+    result = evaluate(position, line) if last else bestround.evaluate(position, line)
+    figures = ((result.value, result.others, result.turns) if isinstance(result, Result)
+               else (result.value, result.points, result.leftover, result.given,
+                     result.turns))
     colour, grid = position.to_move, position.grid
     turns = []
     current = position
@@ -150,4 +162,4 @@ def explain_line(position: Position, line: Sequence[Turn]) -> Explanation:
     if last:
         finals = tuple(FinalScore(c, vp, money, area, area_group(current, c))
                        for c, (vp, money, area) in final_breakdown(current).items())
-    return Explanation(colour, tuple(turns), finals)
+    return Explanation(colour, tuple(turns), finals, figures)

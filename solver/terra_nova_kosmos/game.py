@@ -17,6 +17,7 @@ from solver.protocol import (
     GameRecord,
     Made,
     Options,
+    Played,
     PuzzleModel,
     Rating,
     Review,
@@ -82,10 +83,10 @@ class TerraNovaKosmos:
         from solver.terra_nova_kosmos.ranking import rate_line
         return rate_line(position, texts, params)
 
-    def explain(self, position: Any, texts: Sequence[str]) -> dict[str, Any]:
+    def played(self, position: Any, texts: Sequence[str]) -> Played:
         from solver.terra_nova_kosmos.explain import explain_line
         from solver.terra_nova_kosmos.notation import parse_line
-        return explain_line(position, parse_line(list(texts), position.grid)).as_json()
+        return explain_line(position, parse_line(list(texts), position.grid)).played()
 
     def verify(self, path: Path, options: Options, as_json: bool, screen: Screen) -> int:
         from solver.terra_nova_kosmos import commands

@@ -138,13 +138,11 @@ def rate_line(position: Position, texts: Sequence[str], params: SolveParams | No
     """How good the line ``texts`` (the player's turns up to the pass) is: its value
     (engine), how many plans are worth more (CP-SAT, up to
     :data:`~solver.protocol.RATE_LIMIT` + 1), the best line (the solve's)."""
-    from solver.terra_nova_kosmos.commands import evaluate_line
-
     params = (params or SolveParams()).started()
     ranked(position)
     line = parse_line(list(texts), position.grid)
-    value = evaluate_line(position, line).value
-    explanation = explain_line(position, line)
+    played = explain_line(position, line).played()
+    value = played.value[0]
     if progress:
         progress("solving for the best answer")
     run = bridge.solve_best_round if is_best_round(position) else bridge.solve_last_round
@@ -165,4 +163,4 @@ def rate_line(position: Position, texts: Sequence[str], params: SolveParams | No
                                           count.complete)
     return Rating(value, better, exact, beyond, best.result.value,
                   tuple(format_turn(t, position.grid) for t in best.line), best.optimal,
-                  explanation.as_json(), tuple(explanation.sentences()), stopped)
+                  played.explain, played.reasons, stopped)
