@@ -31,12 +31,17 @@ from solver.terra_nova.explain import explain_line as tn_explain
 from solver.terra_nova.notation import format_turn
 from solver.terra_nova.ranking import rate_line as tn_rate
 from solver.terra_nova.ranking import top_answers as tn_top
-from solver.terra_nova_kosmos.engine import legal
+from solver.terra_nova_kosmos.engine import lastrounds, legal
 from solver.terra_nova_kosmos.engine.bestround import evaluate as best_evaluate
 from solver.terra_nova_kosmos.engine.lastround import evaluate as last_evaluate
+from solver.terra_nova_kosmos.engine.lastrounds import between_rounds
 from solver.terra_nova_kosmos.explain import explain_line as kosmos_explain
 from solver.terra_nova_kosmos.notation import format_turn as kosmos_format
-from solver.terra_nova_kosmos.puzzlegen import random_best_round, random_last_round
+from solver.terra_nova_kosmos.puzzlegen import (
+    random_best_round,
+    random_last_round,
+    random_last_rounds,
+)
 from solver.terra_nova_kosmos.ranking import rate_line as kosmos_rate
 from solver.terra_nova_kosmos.ranking import top_answers as kosmos_top
 from tests import answer_oracles as oracle
@@ -144,6 +149,27 @@ def test_kosmos_explanations_add_up_to_the_engines_scoring():
             result = last_evaluate(position, line)
             assert explanation.gained == result.value
             assert {f.colour: f.total for f in explanation.finals} == result.final
+        seen.update(k for k, v in explanation.by_source().items() if v)
+    assert seen["round_tile"] and seen["pass"] and seen["final_area"], seen
+
+
+def test_kosmos_last_rounds_explanations_add_up_to_the_engines_scoring():
+    # a line over rounds 4 and 5: the VP between the rounds count with the turn after
+    seen: Counter = Counter()
+    for seed in range(EXPLAINED):
+        rng = random.Random(seed)
+        position = random_last_rounds(rng)
+        line, current, passes = [], position, 0
+        while passes < 2:
+            turn, after = rng.choice(legal.successors(current))
+            line.append(turn)
+            passes += turn.action.name == "pass"
+            current = between_rounds(after) if turn.action.name == "pass" else after
+        explanation = kosmos_explain(position, line)
+        result = lastrounds.evaluate(position, line)
+        assert explanation.gained == result.value, seed
+        assert {f.colour: f.total for f in explanation.finals} == result.final
+        assert [t.round for t in explanation.turns][-1] == position.round + 1
         seen.update(k for k, v in explanation.by_source().items() if v)
     assert seen["round_tile"] and seen["pass"] and seen["final_area"], seen
 

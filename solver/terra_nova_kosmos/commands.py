@@ -29,7 +29,7 @@ from solver.terra_nova_kosmos.engine.perft import perft as count_turns
 from solver.terra_nova_kosmos.engine.playout import random_turn
 from solver.terra_nova_kosmos.engine.scoring import final_breakdown, winners
 from solver.terra_nova_kosmos.engine.validate import validate
-from solver.terra_nova_kosmos.explain import OTHERS, explain_line, explains
+from solver.terra_nova_kosmos.explain import OTHERS, explain_line
 from solver.terra_nova_kosmos.fileformat import (
     GAME,
     is_board_file,
@@ -318,7 +318,7 @@ def solve(file: Path, params: SolveParams, as_json: bool, screen: Screen,
         raise exc.located(path=file) from None
     result = answer.result
     stopped = None if answer.optimal else params.cut_short_by()
-    explanation = explain_line(position, answer.line) if explains(position) else None
+    explanation = explain_line(position, answer.line)
     if show.hint:
         return _hint(position, answer, as_json, screen)
     if as_json:
@@ -330,7 +330,7 @@ def solve(file: Path, params: SolveParams, as_json: bool, screen: Screen,
                        "stopped": None if stopped is None else stopped.value,
                        "bound": answer.bound, "line": answer.line_text(position)}
                     | ({} if best else {"final": result.final})
-                    | ({} if explanation is None else {"explain": explanation.as_json()})
+                    | {"explain": explanation.as_json()}
                     | {"wall_s": round(answer.wall_s, 4),
                        "stats": dict(answer.stats, build_s=round(answer.build_s, 4),
                                      status=answer.status, horizon=answer.horizon)})
@@ -343,17 +343,8 @@ def solve(file: Path, params: SolveParams, as_json: bool, screen: Screen,
     screen.print(phrases(f"{gain}{turns_said(result.turns)}):",
                          replayed(verdict(answer.optimal, FALLBACK if answer.fallback
                                           else None, answer.bound, stopped)), style="bold"))
-    if explanation is not None:
-        screen.print("the line, each turn with its VP by source:")
-        screen.print(bullets(explanation.sentences()))
-    else:
-        several = kind_of(position) == "last-rounds"
-        number_round = position.round
-        for number, text in enumerate(answer.line_text(position), start=1):
-            if several and (number == 1 or answer.line[number - 2].action.name == "pass"):
-                screen.print(f"round {number_round}:")
-                number_round += 1
-            screen.print(f"{number}. {text}")
+    screen.print("the line, each turn with its VP by source:")
+    screen.print(bullets(explanation.sentences()))
     after = final_position(position, answer.line)
     screen.print(Text("after the line:", style="bold"))
     screen.print(render_position(after, changed_hexes(position, after)))

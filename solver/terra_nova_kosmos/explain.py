@@ -11,11 +11,11 @@ engine gives every number, so the sources add up to the value it scored.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from solver.protocol import Played
-from solver.terra_nova_kosmos.engine import bestround
+from solver.terra_nova_kosmos.engine import bestround, lastrounds
 from solver.terra_nova_kosmos.engine.actions import apply_turn
 from solver.terra_nova_kosmos.engine.board import area_group
 from solver.terra_nova_kosmos.engine.lastround import Result, evaluate
@@ -40,6 +40,8 @@ class TurnVP:
     number: int
     text: str
     gifts: tuple[Gift, ...]
+    round: int
+    """The round the turn is played in."""
 
     @property
     def vp(self) -> int:
@@ -105,8 +107,11 @@ class Explanation:
         return next((f for f in self.finals if f.colour == colour), None)
 
     def sentences(self) -> list[str]:
-        """The explanation in words: one sentence per turn, then the final scoring."""
-        out = [turn.said() for turn in self.turns]
+        """The explanation in words: one sentence per turn (after ``round N:`` where the
+        line crosses rounds), then the final scoring."""
+        several = len({turn.round for turn in self.turns}) > 1
+        out = [(f"round {turn.round}: " if several else "") + turn.said()
+               for turn in self.turns]
         for final in self.finals:
             out.append(f"final scoring, {final.colour}: {final.vp} VP + {final.money} from "
                        f"money and bowl III + {final.area} for the area (largest group "
@@ -123,43 +128,51 @@ class Explanation:
     def as_json(self) -> dict:
         """The ``explain`` object of ``--json`` (docs/json.md)."""
         return {"player": self.player, "gained": self.gained, "sources": self.by_source(),
-                "turns": [{"turn": t.number, "line": t.text, "vp": t.vp,
+                "turns": [{"turn": t.number, "round": t.round, "line": t.text, "vp": t.vp,
                            "gifts": [{"source": KEYS[g.source], "what": g.what, "vp": g.vp}
                                      for g in t.gifts]} for t in self.turns],
                 "final": [{"colour": f.colour, "vp": f.vp, "money": f.money, "area": f.area,
                            "group": f.group, "total": f.total} for f in self.finals]}
 
 
-EXPLAINED = ("last-round", "best-round")
-"""The puzzle kinds a line is explained for (a position without a ``[puzzle]`` poses
-the last-round one)."""
-
-
-def explains(position: Position) -> bool:
-    """Whether :func:`explain_line` explains the position's puzzle."""
-    return position.puzzle is None or position.puzzle.kind in EXPLAINED
-
-
 def explain_line(position: Position, line: Sequence[Turn]) -> Explanation:
-    """The VP of ``line`` (the player to move's turns up to the pass) by source.
+    """The VP of ``line`` (the player to move's turns up to the pass; a last-rounds line
+    up to its last pass, the rounds between played as its evaluation plays them) by
+    source.
 
     The line is checked as the puzzle's evaluation checks it (IllegalTurn, PuzzleError);
-    a last-round position gets every player's final scoring."""
-    last = position.puzzle is None or position.puzzle.kind == "last-round"
-    result = evaluate(position, line) if last else bestround.evaluate(position, line)
-    figures = ((result.value, result.others, result.turns) if isinstance(result, Result)
-               else (result.value, result.points, result.leftover, result.given,
-                     result.turns))
+    a last-round or last-rounds position gets every player's final scoring. VP the
+    player gets between two rounds counts with the turn after them."""
+    kind = "last-round" if position.puzzle is None else position.puzzle.kind
+    result: Result | bestround.Result
+    if kind == "best-round":
+        result = bestround.evaluate(position, line)
+        figures: tuple[int, ...] = (result.value, result.points, result.leftover,
+                                    result.given, result.turns)
+    else:
+        result = (lastrounds.evaluate if kind == "last-rounds" else evaluate)(position, line)
+        figures = (result.value, result.others, result.turns)
     colour, grid = position.to_move, position.grid
+    steps = lastrounds.play_line(position, line) if kind == "last-rounds" \
+        else _one_round(position, line)
     turns = []
-    current = position
-    for number, turn in enumerate(line, start=1):
+    current, round_ = position, position.round
+    for number in range(1, len(line) + 1):
         with recording() as gifts:
-            current = apply_turn(current, turn)
+            turn, current = next(steps)
         mine = tuple(g for g in gifts if g.colour == colour)
-        turns.append(TurnVP(number, format_turn(turn, grid), mine))
+        turns.append(TurnVP(number, format_turn(turn, grid), mine, round_))
+        round_ += turn.action.name == "pass"
     finals: tuple[FinalScore, ...] = ()
-    if last:
+    if kind != "best-round":
         finals = tuple(FinalScore(c, vp, money, area, area_group(current, c))
                        for c, (vp, money, area) in final_breakdown(current).items())
     return Explanation(colour, tuple(turns), finals, figures)
+
+
+def _one_round(position: Position, line: Sequence[Turn]) -> Iterator[tuple[Turn, Position]]:
+    """Each turn of ``line`` with the position right after it, all in one round."""
+    current = position
+    for turn in line:
+        current = apply_turn(current, turn)
+        yield turn, current

@@ -27,7 +27,7 @@ from solver.terra_nova_kosmos import solve as bridge
 from solver.terra_nova_kosmos.engine import bestround
 from solver.terra_nova_kosmos.engine.lastround import check_puzzle
 from solver.terra_nova_kosmos.engine.validate import validate
-from solver.terra_nova_kosmos.explain import EXPLAINED, Explanation, explain_line, explains
+from solver.terra_nova_kosmos.explain import Explanation, explain_line
 from solver.terra_nova_kosmos.model.best_round import best_plan, build_best_round, read_best_line
 from solver.terra_nova_kosmos.model.last_round import (
     Unsupported,
@@ -98,13 +98,17 @@ def _build(position: Position, params: SolveParams) -> _Built:
         raise BuildTimeout.of("model", params.time_limit, "give more --time-limit") from None
 
 
+RANKED = ("last-round", "best-round")
+"""The puzzle kinds ``--top`` and ``rate`` cover (a position without a ``[puzzle]``
+poses the last-round one)."""
+
+
 def ranked(position: Position) -> None:
-    """PuzzleError unless ``--top`` and ``rate`` cover the position's puzzle (the kinds
-    a line is explained for: last-round and best-round)."""
+    """PuzzleError unless ``--top`` and ``rate`` cover the position's puzzle
+    (:data:`RANKED`)."""
     validate(position)
-    if not explains(position):
-        assert position.puzzle is not None, "a position without [puzzle] is explained"
-        raise PuzzleError(f"--top and rate are for the {' and '.join(EXPLAINED)} puzzles, "
+    if position.puzzle is not None and position.puzzle.kind not in RANKED:
+        raise PuzzleError(f"--top and rate are for the {' and '.join(RANKED)} puzzles, "
                           f"not {position.puzzle.kind}", key="puzzle.kind")
 
 
