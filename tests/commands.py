@@ -93,10 +93,12 @@ def run(args: Sequence[str | Path], *, ready: str | None = None, at: float | Non
                                   _ESCAPES.sub(b"", bytes(shown)))
                                  or (at is not None and now - start >= at)):
                 cpu_at_signal = _cpu(process.pid)
-                process.send_signal(signal.SIGINT)
+                # os.kill, not Popen.send_signal: that polls first and may reap a child
+                # that just ended, which wait4 here must do (a pid is not reused before)
+                os.kill(process.pid, signal.SIGINT)
                 sent = now
             if now - start > timeout:
-                process.kill()
+                os.kill(process.pid, signal.SIGKILL)
         process.returncode = os.waitstatus_to_exitcode(status)
         _read(process.stdout.fileno(), out, 0.05)
         _read(leader, shown, 0.05)
