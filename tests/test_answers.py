@@ -47,6 +47,7 @@ from solver.terra_nova_kosmos.ranking import top_answers as kosmos_top
 from tests import answer_oracles as oracle
 from tests.rv_random import random_case
 from tests.test_tn_model_random import positions as tn_positions
+from tests.tnk_last_rounds import rounds_case
 
 PARAMS = SolveParams(workers=1, seed=0)
 EXPLAINED = 100
@@ -230,6 +231,23 @@ def test_top_answers_sweep(game):
     else:
         for seed in range(50):
             check_kosmos_top(500 + seed)
+
+
+def test_kosmos_last_rounds_top_answers_and_rate():
+    # the first answer is the exhaustive search's optimum; a later answer's line is
+    # rated with exactly the answers above it worth more
+    for seed in (0, 2):
+        position, optimum, _ = rounds_case(seed)
+        ranking = kosmos_top(position, 3, PARAMS)
+        keys = [a.result.key for a in ranking.answers]
+        assert keys[0] == optimum.key and keys == sorted(keys, reverse=True), seed
+        assert all(ranking.proven) and len(ranking.answers) == 3
+        last = ranking.answers[-1]
+        rating = kosmos_rate(position, [kosmos_format(t, position.grid) for t in last.line],
+                             PARAMS)
+        assert rating.exact and rating.value == last.result.value
+        assert rating.better == sum(k[0] > rating.value for k in keys)
+        assert rating.best_value == optimum.value
 
 
 # ------------------------------------------------------------------ rate

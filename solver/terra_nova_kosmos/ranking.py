@@ -3,8 +3,10 @@
 An *answer* is a plan, as for the generator's uniqueness
 (:func:`~solver.terra_nova_kosmos.model.last_round.plan`): how often each action is
 taken, the final buildings, habitable hexes, bridges, palace sides and town tiles
-(best-round: and the tile taken on passing); the order of independent turns is not
-part of it. Answers are ranked as the puzzle ranks lines (value, then its
+(best-round: and the tile taken on passing; last-rounds: each round's plan and the
+tile taken on the first pass,
+:func:`~solver.terra_nova_kosmos.model.last_rounds.rounds_plan`); the order of
+independent turns is not part of it. Answers are ranked as the puzzle ranks lines (value, then its
 tie-breaks). Both questions are CP-SAT proofs on the puzzle's model:
 :func:`top_answers` forbids each plan found and solves again, :func:`rate_line` counts
 the plans worth more than the given line. Every answer is replayed and explained by
@@ -24,7 +26,7 @@ from solver.cpsat.ranking import Ranking, best_answers, count_answers
 from solver.errors import BuildTimeout, NoAnswer, PuzzleError
 from solver.protocol import RATE_LIMIT, Rating
 from solver.terra_nova_kosmos import solve as bridge
-from solver.terra_nova_kosmos.engine import bestround
+from solver.terra_nova_kosmos.engine import bestround, lastrounds
 from solver.terra_nova_kosmos.engine.lastround import check_puzzle
 from solver.terra_nova_kosmos.engine.validate import validate
 from solver.terra_nova_kosmos.explain import Explanation, explain_line
@@ -35,6 +37,12 @@ from solver.terra_nova_kosmos.model.last_round import (
     plan,
     predicted,
     read_line,
+)
+from solver.terra_nova_kosmos.model.last_rounds import (
+    build_last_rounds,
+    predicted_rounds,
+    read_rounds_line,
+    rounds_plan,
 )
 from solver.terra_nova_kosmos.notation import Turn, format_turn, parse_line
 from solver.terra_nova_kosmos.position import Position
@@ -66,17 +74,34 @@ class _Built:
     read: Callable[[cp_model.CpSolver, bool], tuple[list[Turn], Any]]
 
 
-def is_best_round(position: Position) -> bool:
-    """True for a best-round puzzle (else last-round)."""
-    return position.puzzle is not None and position.puzzle.kind == "best-round"
+def _kind(position: Position) -> str:
+    """The position's puzzle kind (``last-round`` without a ``[puzzle]``)."""
+    return "last-round" if position.puzzle is None else position.puzzle.kind
+
+
+def _check_puzzle(position: Position) -> None:
+    """PuzzleError unless the position poses its puzzle (the engine's check)."""
+    {"best-round": bestround.check_puzzle, "last-rounds": lastrounds.check_puzzle}.get(
+        _kind(position), check_puzzle)(position)
 
 
 def _build(position: Position, params: SolveParams) -> _Built:
-    """The puzzle's model (last-round or best-round), built under the command's clock."""
-    best = is_best_round(position)
-    (bestround.check_puzzle if best else check_puzzle)(position)
+    """The puzzle's model (last-round, best-round or last-rounds), built under the
+    command's clock."""
+    _check_puzzle(position)
     try:
-        if best:
+        if _kind(position) == "last-rounds":
+            rounds = build_last_rounds(position, params.check)
+
+            def read_rounds(solver: cp_model.CpSolver, proven: bool
+                            ) -> tuple[list[Turn], Any]:
+                line = read_rounds_line(rounds, solver)
+                return line, bridge.replayed(position, line, predicted_rounds(rounds, solver),
+                                             proven, lastrounds.evaluate)
+
+            return _Built(rounds.model, rounds.lr.objective, rounds.lr.value,
+                          rounds_plan(rounds), read_rounds)
+        if _kind(position) == "best-round":
             br = build_best_round(position, bestround.objective_of(position), params.check)
 
             def read_best(solver: cp_model.CpSolver, proven: bool) -> tuple[list[Turn], Any]:
@@ -98,23 +123,17 @@ def _build(position: Position, params: SolveParams) -> _Built:
         raise BuildTimeout.of("model", params.time_limit, "give more --time-limit") from None
 
 
-RANKED = ("last-round", "best-round")
-"""The puzzle kinds ``--top`` and ``rate`` cover (a position without a ``[puzzle]``
-poses the last-round one)."""
-
-
 def ranked(position: Position) -> None:
-    """PuzzleError unless ``--top`` and ``rate`` cover the position's puzzle
-    (:data:`RANKED`)."""
+    """PuzzleError unless the position poses a puzzle ``--top`` and ``rate`` can rank
+    (what the engine checks before it replays a line)."""
     validate(position)
-    if position.puzzle is not None and position.puzzle.kind not in RANKED:
-        raise PuzzleError(f"--top and rate are for the {' and '.join(RANKED)} puzzles, "
-                          f"not {position.puzzle.kind}", key="puzzle.kind")
+    _check_puzzle(position)
 
 
 def top_answers(position: Position, count: int, params: SolveParams | None = None,
                 progress: Progress | None = None) -> Ranking[Ranked]:
-    """The ``count`` best plans of the position's last-round or best-round puzzle."""
+    """The ``count`` best plans of the position's puzzle (last-round, best-round or
+    last-rounds: a plan there is each round's and the tile taken on the first pass)."""
     params = (params or SolveParams()).started()
     ranked(position)
     if progress:
@@ -149,8 +168,7 @@ def rate_line(position: Position, texts: Sequence[str], params: SolveParams | No
     value = played.value[0]
     if progress:
         progress("solving for the best answer")
-    run = bridge.solve_best_round if is_best_round(position) else bridge.solve_last_round
-    best = run(position, params)
+    best = bridge.SOLVERS[_kind(position)](position, params)
     better, exact, beyond, stopped = 0, True, False, None
     if best.result.value > value or not best.optimal:
         built = _build(position, params)
