@@ -236,7 +236,7 @@ def test_top_answers_sweep(game):
 def test_kosmos_last_rounds_top_answers_and_rate():
     # the first answer is the exhaustive search's optimum; a later answer's line is
     # rated with exactly the answers above it worth more
-    for seed in (0, 2):
+    for seed in (2,):                  # seeds 0-3 agree too; one keeps make test short
         position, optimum, _ = rounds_case(seed)
         ranking = kosmos_top(position, 3, PARAMS)
         keys = [a.result.key for a in ranking.answers]
