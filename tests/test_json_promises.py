@@ -63,6 +63,7 @@ def test_no_time_to_search_gives_documented_status_stopped_and_bound(monkeypatch
     monkeypatch.setattr(harness, "STARTUP_SECONDS_PER_CONSTRAINT", 1.0)
     answer = solved(file, "--time-limit", "60", *args)
     assert answer["stats"]["status"] == "unknown" and not answer["optimal"]
+    assert {"branches", "conflicts", "booleans", "deterministic_time"} <= set(answer["stats"])
     assert answer["stopped"] == "time limit"
     if game == "terra-nova":  # the cells' cap at least, whatever the worker count
         assert answer["bound"] is not None and answer["bound"] >= answer["value"]

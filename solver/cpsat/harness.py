@@ -204,8 +204,9 @@ class Stop:
                 solver.stop_search()
 
 
-_UNSOLVED = {"branches": 0, "conflicts": 0, "booleans": 0, "deterministic_time": 0.0}
-"""The statistics of a solve that did not start (:func:`_no_time`)."""
+UNSOLVED = {"branches": 0, "conflicts": 0, "booleans": 0, "deterministic_time": 0.0}
+"""The statistics of a solve that did not start (:func:`_no_time`), and of an answer no
+solve gave."""
 
 
 def _stats(solver: cp_model.CpSolver) -> dict[str, Any]:
@@ -240,9 +241,9 @@ def solve(
         params = params.started()
     solver = cp_model.CpSolver()
     if params.interrupted():
-        return solver, SolveResult("unknown", None, None, 0.0, dict(_UNSOLVED), interrupted=True)
+        return solver, SolveResult("unknown", None, None, 0.0, dict(UNSOLVED), interrupted=True)
     if _no_time(params, model) or (stop is not None and not stop.admit(solver)):
-        return solver, SolveResult("unknown", None, None, 0.0, dict(_UNSOLVED))
+        return solver, SolveResult("unknown", None, None, 0.0, dict(UNSOLVED))
     _configure(solver, params, model)
     callback = _Progress(progress) if progress else None
     if callback is not None:

@@ -11,13 +11,14 @@ either.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ortools.sat.python import cp_model
 
 from solver.cpsat import SolveParams
+from solver.cpsat.harness import UNSOLVED
 from solver.errors import BuildTimeout, NoAnswer
 from solver.terra_nova.engine import turns as engine
 from solver.terra_nova.model.geometry import Geometry
@@ -130,16 +131,18 @@ def candidates_in_time(position: Position, horizon: int, params: SolveParams,
 
 
 def time_up(position: Position, kind: str, line: list[Turn], start: float,
-            build: float) -> Answer:
+            build: float, stats: Mapping[str, Any] | None = None) -> Answer:
     """The time limit ran out after the model was built but before CP-SAT found a line:
     the engine's first legal line (:func:`first_line`), not proven optimal, is the best
     answer there is (its status is CP-SAT's, ``unknown``). Its points come from the
-    engine; the solve bridge's replay checks them again."""
+    engine; the solve bridge's replay checks them again. ``stats``: the solve's that
+    found nothing (default: none ran)."""
     outcome = engine.play_line(position, line)
     wall = time.perf_counter() - start
     return Answer(kind, line, outcome.points, outcome.others, outcome.actions,
                   list(outcome.turn_points), list(outcome.turn_others), False,
-                  "unknown", wall, build, position, fallback=True)
+                  "unknown", wall, build, position, dict(UNSOLVED if stats is None else stats),
+                  fallback=True)
 
 
 def model_answer(position: Position, kind: str, tm: TurnModel, solver: cp_model.CpSolver,

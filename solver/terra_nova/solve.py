@@ -176,7 +176,8 @@ def _maximise(position: Position, kind: str, horizon: int, params: SolveParams,
             return _forced_pass(position, kind, horizon, start, build, result)
         if result.interrupted:
             raise Interrupted()
-        answer = time_up(position, kind, first, start, build)  # no line, still a bound
+        answer = time_up(position, kind, first, start, build,  # no line, still a bound
+                         dict(result.stats, candidates=len(tm.candidates)))
     else:
         answer = model_answer(position, kind, tm, solver, result, start, build)
     # the cells' cap, or CP-SAT's bound when it proved a lower one
