@@ -261,7 +261,10 @@ def _judge(case: Case, limit: float | None, ended: Ended) -> list[str]:
         problems.append("traceback")
     if ended.status not in (EXIT_OK, EXIT_BAD_INPUT, EXIT_NO_ANSWER, EXIT_INTERRUPTED):
         problems.append(f"exit status {ended.status}")
-    if ended.status == EXIT_BAD_INPUT and "time limit" not in ended.stderr:
+    if ended.status == EXIT_BAD_INPUT and "time limit" not in ended.stderr and (
+            case.args[0] != "batch" or any(  # batch: each file's line says why
+                '"status": 2' in line and "time limit" not in line
+                for line in ended.stdout.splitlines())):
         problems.append("bad input")
     if case.json:
         command = case.args[0]
