@@ -62,6 +62,12 @@ deterministic time / CPU seconds): default 2.58 / 10.8 (seeds 0–15); probing o
 1.17 / 5.7; probing and LP off 0.46 / 4.3; probing off, LP level 2 4.1 / 13.8;
 seeds 16–47: probing off 2.33 / 12.1, probing and LP off 0.75 / 6.6."""
 
+SAT_INPROCESSING = False
+"""CP-SAT ``use_sat_inprocessing`` for the KOSMOS models: off. Their proofs take a few
+thousand conflicts; the clause vivification, probing and subsumption between restarts
+cost far more than they save there (benchmarks/EXPERIMENTS.md, Terra Nova (KOSMOS),
+"The full map: horizon, reach and parameters")."""
+
 SEARCH_WORKERS = 1
 """KOSMOS models solve on one CP-SAT worker, whatever ``--workers`` asks.
 
@@ -102,10 +108,11 @@ class Answer:
         return [format_turn(t, position.grid) for t in self.line]
 
 
-def settings() -> dict[str, int]:
-    """The CP-SAT parameters the last-round model solves with."""
+def settings() -> dict[str, int | bool]:
+    """The CP-SAT parameters the KOSMOS models solve with."""
     return {"cp_model_probing_level": PROBING_LEVEL,
-            "linearization_level": LINEARIZATION_LEVEL}
+            "linearization_level": LINEARIZATION_LEVEL,
+            "use_sat_inprocessing": SAT_INPROCESSING}
 
 
 def replayed(position: Position, line: list[Turn], claim: Predicted, optimal: bool,
