@@ -246,3 +246,16 @@ def test_generator_remakes_a_collection_puzzle() -> None:
     # the same position, plan and value; the line may order independent turns otherwise
     assert made is not None
     assert made.text.split("line = ")[0] == text.split("line = ")[0]
+
+
+def test_a_bench_case_counts_the_rounds_it_plans() -> None:
+    # the rounds suite plots time against the rounds planned: 1 for the one-round kinds
+    from solver.games import GAMES
+    from solver.protocol import Case
+    game = GAMES["terra-nova-kosmos"]
+    position = parse_position(DOC_EXAMPLE)
+    rounds = game.bench_horizon(position, Case("x", "terra-nova-kosmos", "last-rounds"))
+    assert rounds == 2 and game.horizon_text(rounds) == "2 rounds"
+    one = game.bench_horizon(position, Case("x", "terra-nova-kosmos", "last-round"))
+    assert one == 1 and game.horizon_text(one) == "1 round"
+    assert game.horizon_text(None) == "to the pass"  # runs saved before rounds were kept
