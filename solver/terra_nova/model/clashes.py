@@ -7,6 +7,8 @@ candidate has a stone on each boundary cell, so none of its solutions closes bot
 :func:`wall_cliques` splits the candidates walled by each cell into sets of pairwise
 clashing ones: at most one of a set closes, and only with a stone on that cell, the
 relaxation's row ``sum closed <= stone`` (its LP, not its optimum, is what changes).
+Only candidates that can score are split: the others get a ``closed`` literal only when a
+rest relaxation requires one of them, and rows left out only weaken the LP.
 """
 
 from __future__ import annotations
@@ -18,10 +20,11 @@ import numpy as np
 
 from solver.terra_nova.model.geometry import Geometry
 
-MOST_PAIRS = 50_000_000
-"""The most candidate pairs (summed over the cells: the square of the candidates each
-walls) :func:`wall_cliques` compares; with more (4+ turns: a hundred thousand candidates
-and more) it gives none, as comparing them would take longer than the rows gain."""
+MOST_PAIRS = 150_000_000
+"""The most candidate pairs (summed over the cells: the square of the scoring candidates
+each walls) :func:`wall_cliques` compares; with more (4+ turns: a hundred thousand
+candidates and more) it gives none, as comparing them would take longer than the rows
+gain (3 turns on a full board: up to about 140 million, a few CPU seconds)."""
 
 _found: weakref.WeakKeyDictionary[Geometry, dict[int, list[list[int]]]] = (
     weakref.WeakKeyDictionary())
@@ -29,20 +32,21 @@ _found: weakref.WeakKeyDictionary[Geometry, dict[int, list[list[int]]]] = (
 
 def wall_cliques(geo: Geometry, weight: Callable[[int], int],
                  check: Callable[[], None] | None = None) -> dict[int, list[list[int]]]:
-    """For each cell, the candidates whose boundary holds it (indices into
-    ``geo.candidates``), split greedily into pairwise clashing sets (module doc), those of
-    largest ``weight`` (of a candidate's index; the same on every call on ``geo``) first;
-    empty when they are more than :data:`MOST_PAIRS` pairs. Computed once per geometry;
-    ``check`` is called per cell."""
+    """For each cell, the candidates of positive ``weight`` whose boundary holds it
+    (indices into ``geo.candidates``), split greedily into pairwise clashing sets (module
+    doc), those of largest ``weight`` (of a candidate's index; the same on every call on
+    ``geo``) first; empty when they are more than :data:`MOST_PAIRS` pairs. Computed once
+    per geometry; ``check`` is called per cell."""
     if geo in _found:
         return _found[geo]
+    weights = [weight(i) for i in range(len(geo.candidates))]
     walled: dict[int, list[int]] = {}
     for i, cand in enumerate(geo.candidates):
-        for b in cand.boundary:
-            walled.setdefault(b, []).append(i)
+        if weights[i] > 0:
+            for b in cand.boundary:
+                walled.setdefault(b, []).append(i)
     found: dict[int, list[list[int]]] = {}
     if sum(len(members) ** 2 for members in walled.values()) <= MOST_PAIRS:
-        weights = [weight(i) for i in range(len(geo.candidates))]
         walls = np.zeros((len(geo.candidates), geo.n), dtype=np.float32)
         cells = np.zeros_like(walls)
         for i, cand in enumerate(geo.candidates):

@@ -230,8 +230,9 @@ class Relaxation:
                 m.add_at_most_one(holders[c])
         cliques = wall_cliques(geo, weights(geo).__getitem__, self.check)
         for b in sorted(walls):
-            sets = ([[i for i in clique if i in self.closed] for clique in cliques[b]]
-                    if b in cliques else [[i] for i in walls[b]])
+            sets = [[i for i in clique if i in self.closed] for clique in cliques.get(b, ())]
+            split = {i for clique in sets for i in clique}
+            sets += [[i] for i in walls[b] if i not in split]  # not split: no score
             for clique in sets:
                 if len(clique) > 1:
                     m.add(sum(self.closed[i] for i in clique) <= self.stone[b])
