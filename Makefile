@@ -60,6 +60,8 @@ bench-quick: $(STAMP)
 bench-depth: $(STAMP)
 	$(BIN)/boardsat bench --suite depth --workers 2 --save $(RESULTS)/depth.json \
 	    --plot $(RESULTS)/depth.png $(DOCS)
+	$(BIN)/boardsat bench --suite depth-holdout --workers 2 \
+	    --save $(RESULTS)/depth-holdout.json --plot $(RESULTS)/depth-holdout.png $(DOCS)
 bench-budgets: $(STAMP)
 	$(BIN)/boardsat bench --suite budgets --workers 2 --time-limit 15 --cap 10 \
 	    --save $(RESULTS)/budgets.json --plot $(RESULTS)/budgets.png $(DOCS)
