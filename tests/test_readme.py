@@ -212,6 +212,8 @@ def test_performance_tables_say_when_they_were_measured():
     blocks = re.findall(r"<!-- (bench(?:-cases)?:\w+) -->\n(.*?)<!-- /\1 -->", text, re.S)
     assert len(blocks) >= 4
     for marker, body in blocks:
+        if body == "*Not measured yet on a quiet machine: `make bench-depth` fills this table.*\n":
+            continue  # a suite added since the last quiet run
         assert body.startswith("*Measured on 20"), f"{marker}: no date and settings"
         assert body.count("*Measured on") == 1, marker
 
