@@ -171,6 +171,19 @@ def test_cap_solves_run_without_sat_inprocessing_nor_the_lp(monkeypatch):
         (False, 0)]
 
 
+def test_cap_solves_on_two_workers_search_with_and_without_the_lp(monkeypatch):
+    # settings.CAP_LP_SEARCH: some caps take the search without the LP two to three times
+    # longer, so the second worker searches with it
+    seen = solve_settings(monkeypatch)
+    geo = Geometry(sample(3)[0], 3)
+    _, points = scored(3, 0)
+    members = sorted(points) or [0]
+    assert RelaxedBounds(geo, SolveParams(workers=2, seed=0).started()).cap(members, None) \
+        is not None
+    assert [(s["linearization_level"], s["subsolvers"], s["subsolver_params"])
+            for s in seen] == [(0, ["default", "lp"], [{"name": "lp", "linearization_level": 2}])]
+
+
 def test_progress_tells_of_each_cap(monkeypatch):
     # a user watching a 3-turn solve sees the caps (played seed 2: half its minute)
     capped = []

@@ -34,6 +34,7 @@ from solver.terra_nova.model.relaxation import Relaxation, weights
 from solver.terra_nova.model.turn_model import TurnModel
 from solver.terra_nova.notation import Turn
 from solver.terra_nova.settings import (
+    CAP_LP_SEARCH,
     CAP_SEARCH,
     DEEP_SEARCH,
     RELAXATION_SETTINGS,
@@ -56,8 +57,9 @@ line."""
 CAP_SHARE = 0.5
 """A cap's solve may use this part of the time left (the rounds after it need the rest)."""
 
-CAP_WORKERS = 1
-"""A cap solves on one thread: a second found no sooner proof, at twice the CPU."""
+CAP_WORKERS = 2
+"""A cap solves on up to two threads (:data:`~solver.terra_nova.settings.CAP_LP_SEARCH`):
+with and without the LP, the first proof ends both."""
 
 CAP_RESOLVE_PART = 0.5
 """A cap that removes at least this part of the points the relaxation counted for its
@@ -236,11 +238,11 @@ class RelaxedBounds:
 
     def cap(self, members: Sequence[int], hint: list[Turn] | None) -> int | None:
         """CP-SAT's proven bound on the loose model over ``members``
-        (:func:`~solver.terra_nova.model.caps.cap_model`), on :data:`CAP_WORKERS` threads
-        with the rounds' search without the LP
-        (:data:`~solver.terra_nova.settings.CAP_SEARCH`) within :data:`CAP_SHARE` of the
-        time left, hinted with the legal line ``hint`` (None: no bound reached);
-        Interrupted on Ctrl-C."""
+        (:func:`~solver.terra_nova.model.caps.cap_model`): the rounds' search without the
+        LP (:data:`~solver.terra_nova.settings.CAP_SEARCH`), and with two workers the same
+        with the LP beside it (:data:`~solver.terra_nova.settings.CAP_LP_SEARCH`), within
+        :data:`CAP_SHARE` of the time left, hinted with the legal line ``hint`` (None: no
+        bound reached); Interrupted on Ctrl-C."""
         params = self.params
         try:
             tm = cap_model(self.geo, members, check=params.check)
@@ -248,8 +250,11 @@ class RelaxedBounds:
             return None
         if hint:
             tm.hint_line(hint)
-        run = params.with_workers_at_most(CAP_WORKERS).with_settings(
-            **{**deep_search(tm), **CAP_SEARCH})
+        run = params.with_workers_at_most(CAP_WORKERS)
+        chosen = {**deep_search(tm), **CAP_SEARCH}
+        if run.workers > 1:
+            chosen.update(CAP_LP_SEARCH)
+        run = run.with_settings(**chosen)
         left = seconds_left(params)
         if left is not None:
             run = run.with_time_limit(max(0.001, min(left - EXIT_SECONDS, CAP_SHARE * left)))
