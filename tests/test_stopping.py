@@ -65,6 +65,13 @@ def test_ctrl_c_in_a_deep_round_keeps_the_best_line():
                   ready="best found"))
 
 
+def test_ctrl_c_in_a_cap_on_two_workers_stops_at_once():
+    # the caps search on two threads (with and without the LP); this board's first cap
+    # takes seconds, and no round has a line yet
+    no_answer(run(["solve", TN + "played/4p-s401-t45.toml", "--turns", "3", "--workers", "2"],
+                  ready="capping the"))
+
+
 def test_ctrl_c_on_the_two_turn_threads_keeps_the_best_line():
     kept_best(run(["solve", TN + "midgame-2p.toml", "--turns", "2", "--workers", "2"],
                   ready="best found"))
