@@ -44,8 +44,8 @@ class Reserves:
     """Upper bounds on what P can spend and hold over the rounds a puzzle plans."""
 
     gain: int
-    """Power P can gain: town tile ``t8p6``, Kobolde spades and palace, the Druiden
-    passes, the income of the buildings on the map."""
+    """Power P can gain before P's last turn: town tile ``t8p6``, Kobolde spades and
+    palace, the Druiden first pass, the income of the buildings on the map."""
     income_money: int
     """Money the income of the buildings on the map can bring (the richest tile's
     included)."""
@@ -120,9 +120,12 @@ def reserves(position: Position, candidates: int, turns: int) -> Reserves:
     if "left" not in player.palaces and position.palaces_left(me):
         built += max(0, sum(faction.palace_income) - PALACE_COST)
     gain = power_gain_bound(position, candidates) + power
-    if player.faction == "druiden":
-        settlements = len(position.buildings_of(me)) + candidates
-        gain += 2 * DRUID_PASS_POWER * settlements
+    if player.faction == "druiden" and ("left" in player.palaces
+                                        or position.palaces_left(me) > 0):
+        # only the first pass's power can still be spent (round 5's comes after P's
+        # last turn), on the settlements P has then: at most one more a turn
+        settlements = len(position.buildings_of(me)) + min(candidates, turns - 1)
+        gain += DRUID_PASS_POWER * settlements
     most = max(display.values(), default=0)
     return Reserves(gain, money, built, most + most + 1)
 
