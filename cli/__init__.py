@@ -25,10 +25,6 @@ def run() -> None:
         main()
     except SystemExit as done:
         _leave(done.code)
-    except ImportError as broken:  # Ctrl-C (_quit) inside a compiled module's import
-        if not isinstance(broken.__cause__ or broken.__context__, SystemExit):
-            raise
-        _leave(128 + signal.SIGINT)
 
 
 def _leave(code: object) -> None:
@@ -59,4 +55,6 @@ def _quit(signum: int, frame: object) -> None:
     if "--json" in sys.argv[1:] and not printed and errors is not None and failure is not None:
         stopped = failure(errors.EXIT_INTERRUPTED, "interrupted", errors.INTERRUPTED_MESSAGE)
         sys.stdout.write(json.dumps(stopped.as_json(), indent=2) + "\n")
-    raise SystemExit(128 + signal.SIGINT)
+    # at once, not by raising SystemExit: inside a compiled module's import it becomes an
+    # ImportError, which an optional import's guard swallows and the command runs on
+    _leave(128 + signal.SIGINT)

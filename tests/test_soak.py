@@ -224,7 +224,10 @@ def _shape(obj: dict, command: str) -> list[str]:
     free = [name for name, kind in fields.items() if "free-form" in kind]
     seen = {name for name in seen if not any(name.startswith(f"{f}.") for f in free)}
     optional = {name for name, kind in fields.items() if "absent" in kind}
-    problems = [f"missing {name}" for name in sorted(set(fields) - optional - seen)]
+    # the fields of a list's elements are there only when the list has some
+    absent = {name for name in set(fields) - optional - seen
+              if "[]." in name and name.split("[].")[0] in seen}
+    problems = [f"missing {name}" for name in sorted(set(fields) - optional - seen - absent)]
     problems += [f"undocumented {name}" for name in sorted(seen - set(fields))]
     if "stats.status" in fields:
         listed = listed_statuses(obj["game"])
