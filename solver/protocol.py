@@ -402,12 +402,6 @@ class Game(Protocol):
         """``rate``: print :meth:`rating` of the answer ``texts`` to the puzzle in ``path``."""
 
     # ---- answers judged and explained (``rate``; game reviews)
-    def rating(self, position: Any, texts: Sequence[str], params: SolveParams) -> Rating:
-        """How good the answer ``texts`` (in notation: one turn per puzzle turn, one draw
-        per draw) is to the puzzle ``position`` poses: its value (:meth:`played`), the
-        answers worth more (counted by CP-SAT) and the best answer; InputError when the
-        answer is malformed or illegal, PuzzleError where the puzzle has no such rating."""
-
     def played(self, position: Any, texts: Sequence[str]) -> Played:
         """The answer ``texts`` replayed by the engine: its value and its explanation
         (the ``explain`` object of ``solve --json``, docs/json.md); InputError when it

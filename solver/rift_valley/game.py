@@ -17,7 +17,6 @@ from solver.protocol import (
     Options,
     Played,
     PuzzleModel,
-    Rating,
     Review,
     ReviewTask,
     RoundReview,
@@ -86,10 +85,6 @@ class RiftValley:
              as_json: bool, screen: Screen, show: Shown) -> int:
         from solver.rift_valley import ranked
         return ranked.rate(path, texts, params, as_json, screen, show, _rules(options))
-
-    def rating(self, position: Any, texts: Sequence[str], params: Any) -> Rating:
-        from solver.rift_valley.ranking import rate_draws
-        return rate_draws(position, texts, params)
 
     def played(self, position: Any, texts: Sequence[str]) -> Played:
         from solver.rift_valley.explain import explain_draws

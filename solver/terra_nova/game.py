@@ -17,7 +17,6 @@ from solver.protocol import (
     Options,
     Played,
     PuzzleModel,
-    Rating,
     Review,
     ReviewTask,
     Screen,
@@ -76,10 +75,6 @@ class TerraNova:
              as_json: bool, screen: Screen, show: Shown) -> int:
         from solver.terra_nova import ranked
         return ranked.rate(path, texts, params, as_json, screen, show.stats)
-
-    def rating(self, position: Any, texts: Sequence[str], params: Any) -> Rating:
-        from solver.terra_nova.ranking import rate_line
-        return rate_line(position, texts, params)
 
     def played(self, position: Any, texts: Sequence[str]) -> Played:
         from solver.terra_nova.explain import explain_line

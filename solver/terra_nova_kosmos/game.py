@@ -19,7 +19,6 @@ from solver.protocol import (
     Options,
     Played,
     PuzzleModel,
-    Rating,
     Review,
     ReviewTask,
     Screen,
@@ -78,10 +77,6 @@ class TerraNovaKosmos:
              as_json: bool, screen: Screen, show: Shown) -> int:
         from solver.terra_nova_kosmos import ranked
         return ranked.rate(path, texts, params, as_json, screen, show)
-
-    def rating(self, position: Any, texts: Sequence[str], params: Any) -> Rating:
-        from solver.terra_nova_kosmos.ranking import rate_line
-        return rate_line(position, texts, params)
 
     def played(self, position: Any, texts: Sequence[str]) -> Played:
         from solver.terra_nova_kosmos.explain import explain_line
