@@ -3,7 +3,7 @@
 * explanations add up to the engine's scoring on 100+ random positions per game (a
   random legal line each: every region's share, every element's points, every VP gift);
 * ``solve --top N`` gives the N best values of the exhaustive enumeration
-  (tests/answer_oracles.py) on small positions of each game, 50+ per game in
+  (tests/support/answer_oracles.py) on small positions of each game, 50+ per game in
   ``make sweep``, a fixed few here;
 * ``rate``'s count equals the enumeration's count of answers worth more;
 * the floor's ranking and counting on a model whose answers are known.
@@ -44,10 +44,10 @@ from solver.terra_nova_kosmos.puzzlegen import (
 )
 from solver.terra_nova_kosmos.ranking import rate_line as kosmos_rate
 from solver.terra_nova_kosmos.ranking import top_answers as kosmos_top
-from tests import answer_oracles as oracle
-from tests.rv_random import random_case
-from tests.test_tn_model_random import positions as tn_positions
-from tests.tnk_last_rounds import rounds_case
+from tests.support import answer_oracles as oracle
+from tests.support.rv_random import random_case
+from tests.support.tn_random import positions as tn_positions
+from tests.support.tnk_last_rounds import rounds_case
 
 PARAMS = SolveParams(workers=1, seed=0)
 EXPLAINED = 100

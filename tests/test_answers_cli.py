@@ -22,7 +22,7 @@ from solver.cpsat import SolveParams
 from solver.games import game_of
 from solver.paths import POSITIONS_DIR
 from solver.protocol import Shown
-from tests.commands import run
+from tests.support.commands import run
 from tests.test_stopping import LIMIT_SLACK, quick
 
 SNAPSHOTS = Path(__file__).parent / "data" / "snapshots"

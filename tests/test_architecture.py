@@ -196,8 +196,9 @@ def test_the_command_line_starts_without_or_tools():
 
 
 def test_the_pytest_command_collects_the_tests_that_import_tests_modules():
-    """``.venv/bin/pytest FILE`` (not only ``python -m pytest``) finds ``tests.tnk_positions``:
-    pyproject's ``pythonpath``. Before, seven test files failed to collect that way."""
+    """``.venv/bin/pytest FILE`` (not only ``python -m pytest``) finds
+    ``tests.support.tnk_positions``: pyproject's ``pythonpath``. Before, seven test files
+    failed to collect that way."""
     pytest_command = Path(sys.executable).parent / "pytest"
     if not pytest_command.exists():
         pytest.skip("no pytest command next to this Python")

@@ -3,14 +3,14 @@
 import json
 
 from click.testing import CliRunner
-from rv_random import random_case
 
 from cli.main import main
 from solver.rift_valley.engine.exhaustive import best_score
 from solver.rift_valley.fileformat import write_position
 from solver.rift_valley.rules import Rules
+from tests.support.rv_random import random_case
 
-# A random small board (tests/rv_random.py, seed 75) where forbidding stops of
+# A random small board (tests/support/rv_random.py, seed 75) where forbidding stops of
 # different colours to touch lowers the optimum.
 SEED = 75
 

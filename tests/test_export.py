@@ -35,8 +35,8 @@ from solver.games import GAMES
 from solver.paths import REPO_ROOT
 from solver.protocol import Case
 from solver.terra_nova_kosmos.puzzlegen import random_best_round, random_last_round
-from tests.rv_random import random_case
-from tests.test_tn_model_random import random_position
+from tests.support.rv_random import random_case
+from tests.support.tn_random import random_position
 
 pytestmark = pytest.mark.skipif(missing(["highs"]) is not None,
                                 reason="HiGHS (boardsat[solvers]) is not installed")

@@ -17,8 +17,8 @@ from solver.cpsat import SolveParams, harness
 from solver.paths import REPO_ROOT
 from solver.terra_nova import deep
 from solver.terra_nova.relaxed_bounds import Relaxed, RelaxedBounds
+from tests.support.tn_random import three_turn_sample
 from tests.test_docs import _RUN
-from tests.test_tn_model_random import three_turn_sample
 
 TN = "positions/terra-nova/"
 SOLVES = [

@@ -390,7 +390,7 @@ def test_progress_times_count_from_the_command_start():
     # went back to 0 s with each round's solve (its own wall time), as did the single
     # model's (it left out the model's build)
     from solver.terra_nova import deep
-    from tests.test_tn_caps import sample
+    from tests.support.tn_random import sample
     began = time.perf_counter() - 100  # as if the command had begun 100 s ago
     single: list[str] = []
     tn_solve._maximise(read_position(BEST_TURN), "best-turn", 1, SolveParams(workers=1),

@@ -8,9 +8,9 @@ and run with ``make sweep`` (each case takes seconds on a loaded machine).
 from __future__ import annotations
 
 import pytest
-from rv_random import check_against_exhaustive, random_large_case
 
 from solver.cpsat import SolveParams
+from tests.support.rv_random import check_against_exhaustive, random_large_case
 
 SEEDS = range(120)
 QUICK = 12

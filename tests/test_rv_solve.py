@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from solve_spy import solve_params_seen
 
 from cli.main import main
 from solver.cpsat import SolveParams
@@ -16,6 +15,7 @@ from solver.rift_valley import solve as solve_module
 from solver.rift_valley.engine.draws import play_draws, score
 from solver.rift_valley.fileformat import read_position
 from solver.rift_valley.solve import solve_max_score
+from tests.support.solve_spy import solve_params_seen
 
 BOARDS = sorted(Path("positions/rift-valley/boards").glob("*.toml"))
 SMALL = Path("positions/rift-valley/midgame-identical.toml")

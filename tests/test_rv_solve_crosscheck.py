@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from rv_random import check_against_exhaustive, random_case
 
 from solver.cpsat import SolveParams
+from tests.support.rv_random import check_against_exhaustive, random_case
 
 SEEDS = range(200)
 CASES = {seed: random_case(seed) for seed in SEEDS}

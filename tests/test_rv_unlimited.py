@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from rv_random import random_case
 from test_rv_model import position
 
 from solver.cpsat import SolveParams
@@ -12,6 +11,7 @@ from solver.rift_valley.model.candidates import candidates, unsplit_trails
 from solver.rift_valley.model.max_score import build_model
 from solver.rift_valley.solve import solve_max_score
 from solver.rift_valley.uniqueness import check_unique
+from tests.support.rv_random import random_case
 
 PARAMS = SolveParams(workers=1, seed=0, time_limit=60)
 

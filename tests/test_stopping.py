@@ -1,6 +1,6 @@
 """Ctrl-C and --time-limit end every solve path of the real command within seconds.
 
-Each test starts ``boardsat`` as a subprocess (:mod:`tests.commands`), waits until the
+Each test starts ``boardsat`` as a subprocess (:mod:`tests.support.commands`), waits until the
 path is reached (its progress shows on the terminal), sends SIGINT and checks the exit
 status, the message and the time the command took to end after it. The positions are
 the smallest that keep each path busy for several seconds.
@@ -14,7 +14,7 @@ import os
 import pytest
 
 from solver.errors import EXIT_INTERRUPTED
-from tests.commands import Ended, run
+from tests.support.commands import Ended, run
 
 TN = "positions/terra-nova/"
 RV = "positions/rift-valley/"

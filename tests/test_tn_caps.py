@@ -27,7 +27,8 @@ from solver.terra_nova.model.paircuts import find_pair_cuts
 from solver.terra_nova.model.relaxation import Relaxation
 from solver.terra_nova.model.restricted import restricted_model
 from solver.terra_nova.relaxed_bounds import CapBook, Relaxed, RelaxedBounds
-from tests.test_tn_relaxation import sample, solve_settings
+from tests.support.tn_random import sample
+from tests.test_tn_relaxation import solve_settings
 
 
 def optimum(model: cp_model.CpModel) -> int:

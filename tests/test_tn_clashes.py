@@ -11,7 +11,8 @@ from solver.terra_nova.fileformat import read_position
 from solver.terra_nova.model import clashes, relaxation
 from solver.terra_nova.model.geometry import Geometry
 from solver.terra_nova.model.relaxation import Relaxation
-from tests.test_tn_relaxation import relaxed, sample, truth
+from tests.support.tn_random import sample, truth
+from tests.test_tn_relaxation import relaxed
 
 ROOT = Path(__file__).resolve().parent.parent
 

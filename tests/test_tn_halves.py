@@ -39,7 +39,7 @@ from solver.terra_nova.model.full_boundaries import (
 )
 from solver.terra_nova.model.geometry import Geometry
 from solver.terra_nova.settings import RELAXATION_SETTINGS, line_objective
-from tests.test_tn_model_random import positions
+from tests.support.tn_random import positions
 
 PARAMS = SolveParams(workers=1, seed=0)
 

@@ -40,7 +40,7 @@ from solver.terra_nova.model.relaxation import (
 from solver.terra_nova.model.restricted import choose, restricted_model
 from solver.terra_nova.relaxed_bounds import Relaxed, RelaxedBounds
 from solver.terra_nova.settings import RELAXATION_SETTINGS, line_objective
-from tests.test_tn_model_random import positions, random_position, three_turn_sample
+from tests.support.tn_random import positions, random_position, sample, truth
 
 PARAMS = SolveParams(workers=1, seed=0)
 POSITIONS = Path(__file__).parent.parent / "positions" / "terra-nova"
@@ -76,22 +76,6 @@ def restricted_best(geo: Geometry, keep: list[int], number: int) -> int:
     outcome = engine.play_line(geo.position, tm.line(solver))
     assert outcome.points == best, number  # exact on the lines it allows
     return best
-
-
-@cache
-def sample(turns: int) -> tuple:
-    """Small positions for ``turns``-turn closings (the cross-checks' first ones)."""
-    if turns == 2:
-        return tuple(p for p in positions(30, first_seed=5000, cells=(12, 22),
-                                          own_pieces=(1, 2))
-                     if len(Geometry(p, 2).candidates) <= 200)
-    return tuple(three_turn_sample(30))
-
-
-@cache
-def truth(turns: int, number: int) -> tuple[int, ...]:
-    """The exhaustive search's objective on ``sample(turns)[number]``."""
-    return tuple(exhaustive.best_closing(sample(turns)[number], turns, "max-points").key)
 
 
 def test_relaxation_bounds_the_closing():

@@ -19,7 +19,7 @@ from solver.terra_nova_kosmos.fileformat import parse_position, write_position
 from solver.terra_nova_kosmos.notation import format_turn, parse_line
 from solver.terra_nova_kosmos.position import Position, Puzzle
 from solver.terra_nova_kosmos.puzzlegen import random_best_round
-from tests.tnk_positions import make
+from tests.support.tnk_positions import make
 
 DEMO = Path("positions/terra-nova-kosmos/puzzles/best-round-demo.toml")
 TILES = ["r-spade2", "r-house2", "r-kontor3", "r-town5", "r-ship2"]

@@ -25,7 +25,7 @@ from solver.terra_nova_kosmos.fileformat import write_position
 from solver.terra_nova_kosmos.position import Position, Puzzle
 from solver.terra_nova_kosmos.puzzlegen import BEST_ROUND_FACTIONS, random_best_round
 from solver.terra_nova_kosmos.solve import solve_best_round
-from tests.tnk_positions import make
+from tests.support.tnk_positions import make
 
 SEEDS = range(100)
 SWEEP = range(100, 400)

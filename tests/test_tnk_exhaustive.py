@@ -11,7 +11,7 @@ from solver.terra_nova_kosmos.engine.exhaustive import solve_last_round
 from solver.terra_nova_kosmos.engine.lastround import Result, evaluate, score
 from solver.terra_nova_kosmos.notation import format_turn, parse_line
 from solver.terra_nova_kosmos.position import Position
-from tests.tnk_positions import make, random_last_round
+from tests.support.tnk_positions import make, random_last_round
 
 LAST = ["r-palace5", "r-palace5", "r-palace5", "r-palace5", "r-house2"]
 SMALL = make("lBh l.. r.. wRh\n  r.. r.. r.. r..", {"blue": "flaschengeister", "red": "golems"},

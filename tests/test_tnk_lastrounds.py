@@ -20,7 +20,7 @@ from solver.terra_nova_kosmos.engine.lastround import replay_to_pass
 from solver.terra_nova_kosmos.fileformat import parse_position, write_position
 from solver.terra_nova_kosmos.notation import format_turn, parse_line
 from solver.terra_nova_kosmos.position import Position, Puzzle
-from tests.tnk_positions import make
+from tests.support.tnk_positions import make
 
 BOARD = "lBh l.. r.. wRh\n  f.. w.. r.. wRh"
 SLOW = Path(__file__).parent / "data" / "tnk-last-rounds-slow.toml"

@@ -30,7 +30,7 @@ from solver.terra_nova_kosmos.notation import (
 )
 from solver.terra_nova_kosmos.position import Position
 from solver.terra_nova_kosmos.rules import BONUS_TILES, SPECIAL_ACTIONS
-from tests.tnk_positions import make, random_factions
+from tests.support.tnk_positions import make, random_factions
 
 
 def every_action(position: Position) -> list[Action]:

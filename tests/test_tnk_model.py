@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from tnk_last_round import last_round
 
 from solver.cpsat import SolveParams, solve
 from solver.terra_nova_kosmos.model.last_round import (
@@ -17,6 +16,7 @@ from solver.terra_nova_kosmos.model.last_round import (
 from solver.terra_nova_kosmos.model.scope import affordable_hexes, horizon
 from solver.terra_nova_kosmos.notation import format_turn
 from solver.terra_nova_kosmos.solve import solve_last_round
+from tests.support.tnk_last_round import last_round
 
 PARAMS = SolveParams(workers=2, seed=0, time_limit=120)
 FACTIONS = {"blue": "flaschengeister", "red": "golems"}

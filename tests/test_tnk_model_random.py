@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from tnk_last_round import FACTIONS, random_rich, small_case
 
 from solver.cpsat import SolveParams
 from solver.terra_nova_kosmos.engine.exhaustive import solve_last_round as exhaustive
 from solver.terra_nova_kosmos.solve import solve_last_round
+from tests.support.tnk_last_round import FACTIONS, random_rich, small_case
 
 SEEDS = range(200)
 SWEEP_SEEDS = range(300)

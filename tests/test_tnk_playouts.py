@@ -30,7 +30,7 @@ from solver.terra_nova_kosmos.rules import (
     POWER_TOKENS,
     TOWN_TILES_EACH,
 )
-from tests.tnk_positions import random_factions
+from tests.support.tnk_positions import random_factions
 
 GAMES = 300
 BOARD, LANDSCAPE = read_board(BOARDS_DIR / "base.toml")

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from tnk_last_rounds import PASSES, rounds_case
 
 from solver.cpsat import SolveParams
 from solver.terra_nova_kosmos.notation import Turn
 from solver.terra_nova_kosmos.position import Position
 from solver.terra_nova_kosmos.solve import solve_last_rounds
+from tests.support.tnk_last_rounds import PASSES, rounds_case
 
 PARAMS = SolveParams(workers=1, seed=0)
 SEEDS = (2, 7, 10)

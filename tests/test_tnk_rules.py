@@ -28,7 +28,7 @@ from solver.terra_nova_kosmos.engine.scoring import (
 from solver.terra_nova_kosmos.engine.validate import validate
 from solver.terra_nova_kosmos.fileformat import BOARDS_DIR, default_factions, read_board
 from solver.terra_nova_kosmos.notation import format_turn, parse_turn
-from tests.tnk_positions import make, play
+from tests.support.tnk_positions import make, play
 
 NO_TILE = ["r-palace5", "r-palace5", "r-palace5", "r-palace5", "r-palace5"]
 

@@ -8,8 +8,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from solve_spy import solve_params_seen
-from tnk_last_round import last_round
 
 from cli.main import main
 from solver.cpsat import SolveParams
@@ -17,6 +15,8 @@ from solver.errors import PuzzleError
 from solver.terra_nova_kosmos.engine.lastround import evaluate
 from solver.terra_nova_kosmos.fileformat import write_position
 from solver.terra_nova_kosmos.solve import solve_last_round
+from tests.support.solve_spy import solve_params_seen
+from tests.support.tnk_last_round import last_round
 
 TOWN = """
 lBp lBp lBh l.. r..
@@ -94,10 +94,9 @@ def test_generated_puzzle_is_the_same_for_a_seed():
 def test_generator_fails_when_the_engine_values_the_models_plan_otherwise(monkeypatch):
     """The uniqueness check replays its optimum through the engine like `solve` does:
     a model that claims one point more than the engine counts is an EngineDisagreement."""
-    from tnk_last_round import random_small
-
     from solver.errors import EngineDisagreement
     from solver.terra_nova_kosmos import puzzlegen
+    from tests.support.tnk_last_round import random_small
 
     honest = puzzlegen.predicted
     monkeypatch.setattr(puzzlegen, "predicted", lambda lr, solver: dataclasses.replace(

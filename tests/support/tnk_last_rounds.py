@@ -14,8 +14,6 @@ from __future__ import annotations
 import functools
 import random
 
-from tnk_last_round import random_rich
-
 from solver.errors import InputError
 from solver.terra_nova_kosmos.engine.exhaustive import solve_last_rounds as exhaustive
 from solver.terra_nova_kosmos.engine.lastround import Result
@@ -24,6 +22,7 @@ from solver.terra_nova_kosmos.notation import Turn
 from solver.terra_nova_kosmos.position import Position
 from solver.terra_nova_kosmos.puzzlegen import random_last_rounds, to_last_rounds
 from solver.terra_nova_kosmos.rules import Rules
+from tests.support.tnk_last_round import random_rich
 
 NODES = 2500
 """States the exhaustive search may expand on a sample position (else it is drawn
