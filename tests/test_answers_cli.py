@@ -119,11 +119,13 @@ RATE = ["rate", "positions/terra-nova/puzzles/closing-demo.toml",
 
 
 def test_ctrl_c_ends_solve_top_keeping_the_answers_found():
-    ended = run(TOP, ready="answer 3 of")
+    # the progress line is redrawn a few times a second, so it may skip any one count:
+    # "answer 2" matches "answer 2 of" and "answer 20 of"…, either after the first is found
+    ended = run(TOP, ready="answer 2")
     quick(ended)
     assert ended.status == 0, ended.stderr[-2000:]
     text = " ".join(ended.stdout.split())
-    assert "1st " in text and "2nd " in text and "stopped (interrupted)" in text
+    assert "1st " in text and "stopped (interrupted)" in text
 
 
 def test_ctrl_c_ends_rate_keeping_its_count():

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 BOARDSAT = Path(sys.executable).parent / "boardsat"
 _ESCAPES = re.compile(rb"\x1b\[[0-9;?]*[a-zA-Z]|\r")
 
