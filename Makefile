@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 LINT_STAMP := $(VENV)/.installed-lint
 
-.PHONY: run test sweep soak fuzz lint bench bench-quick bench-depth bench-budgets bench-rounds bench-full bench-docs \
+.PHONY: run test sweep soak fuzz lint bench bench-quick bench-depth bench-budgets bench-rounds bench-kosmos bench-full bench-docs \
 	bench-solvers bench-solvers-full clean
 
 $(STAMP): pyproject.toml
@@ -68,6 +68,9 @@ bench-budgets: $(STAMP)
 bench-rounds: $(STAMP)
 	$(BIN)/boardsat bench --suite rounds --workers 1 --save $(RESULTS)/rounds.json \
 	    --plot $(RESULTS)/rounds.png $(DOCS)
+bench-kosmos: $(STAMP)
+	$(BIN)/boardsat bench --suite kosmos --workers 2 --save $(RESULTS)/kosmos.json \
+	    --plot $(RESULTS)/kosmos.png $(DOCS)
 bench-full: $(STAMP)
 	$(BIN)/boardsat bench --suite full --workers 1 --time-limit 20 --cap 10 \
 	    --save $(RESULTS)/full.json --plot $(RESULTS)/full.png $(DOCS)
@@ -84,7 +87,7 @@ bench-solvers-full: $(STAMP)
 
 # Redraw every table and plot from the saved runs; nothing is measured again.
 bench-docs: $(STAMP)
-	for run in latest depth budgets rounds full; do \
+	for run in latest depth budgets rounds kosmos full; do \
 	    $(BIN)/boardsat bench --from $(RESULTS)/$$run.json --plot $(RESULTS)/$$run.png \
 	        $(DOCS) > /dev/null || exit 1; done
 	for run in $(wildcard $(RESULTS)/solvers-*.json); do \

@@ -134,7 +134,8 @@ def plot_horizons(records: list[Record], path: Path, title: str = "") -> None:
     ax.set_ylabel("seconds (log)")
     ax.grid(True, which="both", alpha=0.3)
     fig.legend(fontsize=7, loc="outside right upper", frameon=False)  # never over a point
-    _save(fig, path, title)
+    ax.set_title(title)  # over the axes: a figure title would run under the legend
+    _save(fig, path, "")
 
 
 WIN, LOSS, OPEN = "#1b7837", "#c2410c", "#9e9e9e"
