@@ -160,5 +160,6 @@ def test_the_time_limit_holds_model_building_included(args):
     assert "Traceback" not in ended.stderr
     slack = LIMIT_SLACK * max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
     assert ended.seconds < limit + slack, (ended.seconds, os.getloadavg())
-    if ended.status == 0:
-        assert "time limit: not proven optimal" in ended.stdout
+    if ended.status == 0:  # "time limit: not proven optimal", or on an idle machine the
+        # 2-turn line proven within the limit: "proven optimal"
+        assert "proven optimal" in ended.stdout, ended.stdout[-2000:]
