@@ -298,18 +298,25 @@ def enumerate_projections(
     if params.deadline is None:
         params = params.started()
     params.check()
-    solver = cp_model.CpSolver()
-    _configure(solver, replace(params, workers=1), model)
-    solver.parameters.enumerate_all_solutions = True
     collector = Collector()
-    with _stop_on_ctrl_c(solver, params):
-        code = _run(solver, model, collector)
+    code = _enumerate(model, params, collector)
     if params.interrupted():
         raise Interrupted()
     if code != cp_model.OPTIMAL and code != cp_model.INFEASIBLE:
         raise NoAnswer(f"the enumeration did not finish within the time limit "
                        f"({len(collector.seen)} found so far; {_STATUS.get(code, code)})")
     return collector.seen
+
+
+def _enumerate(model: cp_model.CpModel, params: SolveParams,
+               collector: cp_model.CpSolverSolutionCallback) -> Any:
+    """Run CP-SAT's solution enumeration (one worker, as enumeration requires) with
+    ``collector`` on every solution, stopped by Ctrl-C and the time limit; its status."""
+    solver = cp_model.CpSolver()
+    _configure(solver, replace(params, workers=1), model)
+    solver.parameters.enumerate_all_solutions = True
+    with _stop_on_ctrl_c(solver, params):
+        return _run(solver, model, collector)
 
 
 @dataclass
@@ -359,12 +366,8 @@ def enumerate_distinct(model: cp_model.CpModel, variables: Sequence[cp_model.Int
                 self.cut = True
                 self.stop_search()
 
-    solver = cp_model.CpSolver()
-    _configure(solver, replace(params, workers=1), model)
-    solver.parameters.enumerate_all_solutions = True
     collector = Collector()
-    with _stop_on_ctrl_c(solver, params):
-        code = _run(solver, model, collector)
+    code = _enumerate(model, params, collector)
     complete = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not collector.cut \
         and not params.interrupted()
     return Enumerated(collector.found, complete, params.interrupted())
