@@ -17,6 +17,7 @@ from solver.cpsat import (
     OutOfTime,
     SolveParams,
     StopReason,
+    harness,
     interrupt,
     solve,
 )
@@ -112,3 +113,20 @@ def test_ctrl_c_that_broke_an_import_ends_the_command_as_interrupted(capsys):
 
     with pytest.raises(ImportError):  # a module really missing is no Ctrl-C
         missing(as_json=False)
+
+
+def test_a_stop_request_while_the_solve_is_set_up_still_stops_it(monkeypatch):
+    """A Ctrl-C that comes after the harness checked for one but before CP-SAT made its
+    search (``stop_search`` then does nothing) still stops the search."""
+    params = SolveParams(workers=1).started()
+    configure = harness._configure
+
+    def configure_then_ctrl_c(*args, **kwargs):
+        configure(*args, **kwargs)
+        interrupt.request()  # no search is registered yet: nothing to stop
+
+    monkeypatch.setattr(harness, "_configure", configure_then_ctrl_c)
+    start = time.monotonic()
+    _, result = solve(hard_model(), params)
+    assert result.interrupted and not result.optimal
+    assert time.monotonic() - start < 3

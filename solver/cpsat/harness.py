@@ -60,6 +60,9 @@ class SolveResult:
         return self.status in ("optimal", "feasible")
 
 
+_STOP_AGAIN = 0.1
+"""Seconds between the checks, while CP-SAT runs, for a Ctrl-C to pass on (:func:`_run`)."""
+
 STARTUP_SECONDS_PER_CONSTRAINT = 3e-5
 """What CP-SAT may spend, per constraint of the model, beyond ``max_time_in_seconds``:
 loading the model and presolve passes it does not interrupt (Terra Nova closings,
@@ -131,16 +134,20 @@ def _stop_on_ctrl_c(solver: cp_model.CpSolver, params: SolveParams) -> Iterator[
 
 
 def _run(solver: cp_model.CpSolver, model: cp_model.CpModel,
-         callback: cp_model.CpSolverSolutionCallback | None) -> Any:
-    """``solver.solve(model, callback)`` with Ctrl-C reaching Python.
+         callback: cp_model.CpSolverSolutionCallback | None, params: SolveParams) -> Any:
+    """``solver.solve(model, callback)``, stopped by every Ctrl-C that comes after
+    ``params`` began.
 
-    CP-SAT's own catching of Ctrl-C is off (:func:`_configure`): in the main
-    thread the solve runs in a helper thread while this thread waits in short
-    steps, so the handler of :mod:`solver.cpsat.interrupt` runs at once (it stops the
-    search, keeping the best solution, and records the interruption).
+    The solve runs in a helper thread while the calling thread waits in short steps:
+
+    * in the main thread, so the handler of :mod:`solver.cpsat.interrupt` runs at once
+      (CP-SAT's own catching of Ctrl-C is off, :func:`_configure`): it stops the
+      search, keeping the best solution, and records the interruption;
+    * in every thread, so a Ctrl-C is passed on again while the search runs: one that
+      came while the solve was being set up (before ``CpSolver.solve`` made its search,
+      when ``stop_search`` does nothing) would otherwise be lost, and the search would
+      run to its end.
     """
-    if threading.current_thread() is not threading.main_thread():
-        return solver.solve(model, callback) if callback else solver.solve(model)
     outcome: dict[str, Any] = {}
 
     def work() -> None:
@@ -152,7 +159,9 @@ def _run(solver: cp_model.CpSolver, model: cp_model.CpModel,
     helper = threading.Thread(target=work, name="cp-sat solve", daemon=True)
     helper.start()
     while helper.is_alive():
-        helper.join(0.1)
+        helper.join(_STOP_AGAIN)
+        if params.interrupted():
+            solver.stop_search()
     if "error" in outcome:
         raise outcome["error"]
     return outcome["code"]
@@ -250,7 +259,7 @@ def solve(
         solver.best_bound_callback = callback.on_bound
     start = time.perf_counter()
     with _stop_on_ctrl_c(solver, params):
-        code = _run(solver, model, callback)
+        code = _run(solver, model, callback, params)
     wall = time.perf_counter() - start
     status = _STATUS.get(code, "unknown")
     has_objective = model.has_objective()
@@ -316,7 +325,7 @@ def _enumerate(model: cp_model.CpModel, params: SolveParams,
     _configure(solver, replace(params, workers=1), model)
     solver.parameters.enumerate_all_solutions = True
     with _stop_on_ctrl_c(solver, params):
-        return _run(solver, model, collector)
+        return _run(solver, model, collector, params)
 
 
 @dataclass
