@@ -28,6 +28,7 @@ from click.testing import CliRunner
 from cli.main import main
 from solver.errors import InputError
 from solver.paths import REPO_ROOT
+from tests.support.json_docs import JSON_SECTIONS, flatten
 
 DOCS = REPO_ROOT / "docs"
 
@@ -153,49 +154,6 @@ def test_notation_example(kind: str, game: str, what: str, text: str, board: Pat
 
 # ------------------------------------------------------------------- json.md
 
-_RUN = re.compile(r"<!--\s*run:\s*(.+?)\s*-->")
-_ROW = re.compile(r"^\|\s*`([^`]+)`\s*\|([^|]*)\|")
-
-
-def json_sections() -> list[tuple[list[str], dict[str, str]]]:
-    """``(command lines, {field: type})`` per table of json.md that follows run notes."""
-    sections: list[tuple[list[str], dict[str, str]]] = []
-    runs: list[str] = []
-    fields: dict[str, str] = {}
-    for line in (DOCS / "json.md").read_text(encoding="utf-8").splitlines():
-        run = _RUN.search(line)
-        if run:
-            if fields:
-                sections.append((runs, fields))
-                runs, fields = [], {}
-            runs.append(run.group(1))
-            continue
-        row = _ROW.match(line)
-        if row and runs:
-            fields[row.group(1)] = row.group(2).strip()
-        elif fields and not line.startswith("|"):
-            sections.append((runs, fields))
-            runs, fields = [], {}
-    if fields:
-        sections.append((runs, fields))
-    return sections
-
-
-def flatten(obj: object, prefix: str = "") -> set[str]:
-    """Dotted field names of a JSON value; ``name[].field`` inside lists of objects."""
-    out: set[str] = set()
-    if isinstance(obj, dict):
-        for key, value in obj.items():
-            name = f"{prefix}{key}"
-            out.add(name)
-            out |= flatten(value, f"{name}.")
-    elif isinstance(obj, list):
-        for item in obj:
-            if isinstance(item, dict):
-                out |= flatten(item, prefix[:-1] + "[].")
-    return out
-
-
 def printed(args: str) -> list[dict]:
     """The JSON object(s) ``boardsat ARGS`` prints on standard output (one, or one per line)."""
     result = CliRunner().invoke(main, args.split())
@@ -208,7 +166,6 @@ def printed(args: str) -> list[dict]:
         return [json.loads(line) for line in text.splitlines()]
 
 
-JSON_SECTIONS = json_sections()
 JSON_RUNS = [(run, fields) for runs, fields in JSON_SECTIONS for run in runs]
 
 

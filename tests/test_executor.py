@@ -14,6 +14,7 @@ from ortools.sat.python import cp_model
 
 from solver.cpsat import SolveParams, ctrl_c_ends_run, enumerate_projections, solve
 from solver.executor import LocalExecutor, in_order
+from tests.support.models import hard_model
 
 
 def test_in_order_hands_results_on_by_index():
@@ -54,17 +55,6 @@ def test_ctrl_c_inside_a_run_stops_the_solve_and_ends_the_run():
         enumerate_projections(model, flags, SolveParams(workers=1))
     presser.join()
     assert time.monotonic() - start < 5
-
-
-def hard_model() -> cp_model.CpModel:
-    """A model CP-SAT does not prove within seconds on one worker."""
-    model = cp_model.CpModel()
-    n = 60
-    xs = [model.new_int_var(0, n - 1, f"x{i}") for i in range(n)]
-    for shift in (0, 1, -1):
-        model.add_all_different([x + shift * i for i, x in enumerate(xs)])
-    model.maximize(sum(x * ((i * 7919) % 13) for i, x in enumerate(xs)))
-    return model
 
 
 def test_ctrl_c_outside_a_run_only_stops_the_solve():

@@ -22,7 +22,7 @@ from solver.cpsat import (
     solve,
 )
 from solver.errors import EXIT_INTERRUPTED, NoAnswer
-from tests.test_executor import hard_model
+from tests.support.models import hard_model
 
 
 @pytest.fixture(autouse=True)

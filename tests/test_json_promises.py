@@ -6,7 +6,6 @@ there whatever the worker count, and every game's ``verify --json`` has the same
 from __future__ import annotations
 
 import json
-import re
 import time
 
 import pytest
@@ -14,11 +13,10 @@ from click.testing import CliRunner
 
 from cli.main import main
 from solver.cpsat import SolveParams, harness
-from solver.paths import REPO_ROOT
 from solver.terra_nova import deep
 from solver.terra_nova.relaxed_bounds import Relaxed, RelaxedBounds
+from tests.support.json_docs import listed_statuses
 from tests.support.tn_random import three_turn_sample
-from tests.test_docs import _RUN
 
 TN = "positions/terra-nova/"
 SOLVES = [
@@ -31,21 +29,6 @@ SOLVES = [
     ("terra-nova-kosmos", "positions/terra-nova-kosmos/puzzles/generated/"
      "tnk-best-round-s0-c00018.toml", []),
 ]
-
-
-def listed_statuses(game: str) -> set[str]:
-    """The values of ``stats.status`` the game's solve tables of json.md list (the quoted
-    words of its meaning)."""
-    values: set[str] = set()
-    run = ""
-    for line in (REPO_ROOT / "docs" / "json.md").read_text(encoding="utf-8").splitlines():
-        note = _RUN.search(line)
-        if note:
-            run = note.group(1)
-        elif line.startswith("| `stats.status` |") and run.startswith(
-                f"solve positions/{game}/"):
-            values |= set(re.findall(r'`"([^"`]+)"`', line))
-    return values
 
 
 def solved(file: str, *args: str) -> dict:

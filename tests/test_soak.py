@@ -29,8 +29,7 @@ import pytest
 
 from solver.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_NO_ANSWER, EXIT_OK
 from tests.support.commands import REPO, Ended, run
-from tests.test_docs import JSON_SECTIONS, flatten
-from tests.test_json_promises import listed_statuses
+from tests.support.json_docs import JSON_SECTIONS, flatten, listed_statuses
 
 pytestmark = pytest.mark.soak
 
