@@ -116,3 +116,15 @@ def test_the_time_limit_holds_model_building_included(args):
     if ended.status == 0:  # "time limit: not proven optimal", or on an idle machine the
         # 2-turn line proven within the limit: "proven optimal"
         assert "proven optimal" in ended.stdout, ended.stdout[-2000:]
+
+
+def test_a_four_turn_closing_on_a_full_board_always_answers_within_the_limit():
+    # the candidate list cannot be done in 4 s: the limit holds and the command still
+    # prints a line and a bound (it used to exit 2, "could not be built")
+    ended = run(["solve", TN + "played/2p-s201-t30.toml", "--turns", "4", "--workers", "2",
+                 "--time-limit", "4", "--json"])
+    assert ended.status == 0, ended.stderr[-2000:]
+    slack = LIMIT_SLACK * max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+    assert ended.seconds < 4 + slack, (ended.seconds, os.getloadavg())
+    answer = json.loads(ended.stdout)
+    assert answer["stopped"] == "time limit" and answer["bound"] >= answer["value"]

@@ -175,7 +175,10 @@ def test_restricted_model_and_the_rest_bound_the_closing():
 def deep_search(position, turns: int = 3, params: SolveParams = PARAMS
                 ) -> tuple[deep.Answer, list[deep.Round]]:
     """The deep path's answer on ``position`` and the rounds it played."""
-    search = deep.DeepSearch(position, turns, params.started(), None, time.perf_counter())
+    started = params.started()
+    first, geo = deep.candidates_listed(position, turns, started, None)
+    assert geo is not None
+    search = deep.DeepSearch(position, turns, started, None, time.perf_counter(), first, geo)
     return search.run(), search.rounds
 
 
@@ -566,9 +569,35 @@ def test_the_full_list_is_kept_when_its_search_fits_the_step_budget(monkeypatch)
         monkeypatch.setattr(deep, "FULL_SEARCH_STEPS", per_second)
         params = PARAMS.with_time_limit(5).started()  # about 5 s left: budget 1.25 / 0.83 x
         _, geo = deep.candidates_listed(position, 3, params, None)
-        assert geo.largest == listed
+        assert geo is not None and geo.largest == listed
         assert len(geo.candidates) == sum(1 for c in full.candidates
                                           if len(c.boundary) <= geo.largest)
+
+
+def test_the_full_list_gives_way_after_its_share_of_the_wall_time(monkeypatch):
+    # a busy machine: the steps come slowly, so the wall share ends the full search
+    monkeypatch.setattr(deep, "LISTED_TURNS", 3)
+    monkeypatch.setattr(deep, "LISTED_BOUNDARY", 2)
+    monkeypatch.setattr(deep, "FULL_SEARCH_WALL", 0.0)
+    position = next(p for p in sample(3)
+                    if any(len(c.boundary) > 2 for c in Geometry(p, 3).candidates))
+    _, geo = deep.candidates_listed(position, 3, PARAMS.with_time_limit(5).started(), None)
+    assert geo is not None and geo.largest == 2
+
+
+def test_no_time_for_any_list_still_gives_a_line_and_a_bound(monkeypatch):
+    # neither list done before the deadline: the engine's first line, with the bound that
+    # needs no list, instead of no answer
+    monkeypatch.setattr(deep, "LISTED_TURNS", 3)
+    monkeypatch.setattr(deep, "FULL_SEARCH_STEPS", 0)
+    monkeypatch.setattr(deep, "EXIT_SECONDS", 10.0)
+    for number, position in enumerate(sample(3)[:4]):
+        params = PARAMS.with_time_limit(5).started()
+        answer = deep.maximise(position, 3, params, None, time.perf_counter())
+        assert answer.status == "unknown" and not answer.optimal
+        assert engine.play_line(position, answer.line).points == answer.value, number
+        assert answer.bound == max(most_points_ever(position), answer.value), number
+        assert answer.value <= truth(3, number)[0] <= answer.bound, number
 
 
 def relaxed_with_cuts(geo: Geometry, most: int | None, require_one_of=None) -> int:

@@ -29,10 +29,14 @@ Caps tighten every relaxation at :data:`CAP_TURNS`, pair cuts at :data:`PAIR_CUT
 (:mod:`~solver.terra_nova.relaxed_bounds`).
 
 At 4+ turns the candidates can be too many to list in time. When their search takes more
-than :data:`FULL_SEARCH_STEPS` steps a second of the time, only those of at most
-:data:`LISTED_BOUNDARY` boundary cells are listed (:attr:`Geometry.largest`); then the
-rounds place at most that many stones, and the relaxations count the others together
-(the relaxation's module doc proves both still bound what they bound).
+than :data:`FULL_SEARCH_STEPS` steps a second of the time (or, on a busy machine, more than
+:data:`FULL_SEARCH_WALL` of the time left), only those of at most :data:`LISTED_BOUNDARY`
+boundary cells are listed (:attr:`Geometry.largest`); then the rounds place at most that
+many stones, and the relaxations count the others together (the relaxation's module doc
+proves both still bound what they bound). When not even that list is done before the
+deadline, the answer is the engine's first line with the bound that needs no list
+(:func:`~solver.terra_nova.model.geometry.most_points_ever`): a time-limited closing
+always prints a line and a bound.
 
 Why each number below is what it is: benchmarks/EXPERIMENTS.md, Terra Nova, "Closings
 over three and more turns: the deep path".
@@ -41,6 +45,7 @@ over three and more turns: the deep path".
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from solver.cpsat import Interrupted, OutOfTime, SolveParams, solve
@@ -50,6 +55,7 @@ from solver.terra_nova.answers import (
     ClosingPath,
     Progress,
     candidates_in_time,
+    first_line,
     model_answer,
     note,
     time_up,
@@ -110,6 +116,11 @@ FULL_SEARCH_STEPS = 5000
 time left before only the candidates of at most :data:`LISTED_BOUNDARY` boundary cells are
 listed: a count, so the choice is the same at any load."""
 
+FULL_SEARCH_WALL = 0.2
+"""The part of the time left (wall seconds) after which the full candidate search gives way
+to the partial one even within its step budget: on a busy machine the steps come slowly,
+and a budget counted in steps alone left no time for the partial list (no answer at all)."""
+
 LISTED_BOUNDARY = 6
 """The most boundary cells of a listed candidate when not all are listed (the most stones
 of 3 turns)."""
@@ -140,8 +151,12 @@ def applies(position: Position, kind: str, horizon: int) -> bool:
 def maximise(position: Position, horizon: int, params: SolveParams,
              progress: Progress | None, start: float) -> Answer:
     """The closing's answer (:class:`DeepSearch`); BuildTimeout when not even the
-    candidate search ends within the time limit."""
-    return DeepSearch(position, horizon, params, progress, start).run()
+    candidate search ends within the time limit (never from :data:`LISTED_TURNS` turns
+    on: the engine's first line then, with the bound that needs no list)."""
+    first, geo = candidates_listed(position, horizon, params, progress)
+    if geo is None:
+        return _first_only(position, first, start, None)
+    return DeepSearch(position, horizon, params, progress, start, first, geo).run()
 
 
 def first_round(geo: Geometry, closings: list[int]) -> list[int]:
@@ -195,10 +210,12 @@ class DeepSearch(ClosingPath):
     round), :attr:`rounds` (the ones played)."""
 
     def __init__(self, position: Position, horizon: int, params: SolveParams,
-                 progress: Progress | None, start: float) -> None:
+                 progress: Progress | None, start: float, first: list[Turn],
+                 geo: Geometry) -> None:
         super().__init__(position, horizon, params, progress, start)
-        self.first, self.geo = candidates_listed(position, horizon, params, progress)
-        """The engine's first legal line, and the geometry with its candidates."""
+        self.first, self.geo = first, geo
+        """The engine's first legal line, and the geometry with its candidates
+        (:func:`candidates_listed`)."""
         self.bounds = RelaxedBounds(
             self.geo, params, cuts=find_pair_cuts(self.geo, check=params.check)
             if horizon in PAIR_CUT_TURNS else None,
@@ -397,35 +414,51 @@ def _rank(answer: Answer) -> tuple[int, int, int]:
 
 
 class _SearchShare(Exception):
-    """The full candidate search ran past its share of the time (:func:`candidates_listed`)."""
+    """A candidate search ran past its share of the time (:func:`candidates_listed`)."""
+
+
+def _budget(params: SolveParams, steps: float | None, seconds: float) -> Callable[[], None]:
+    """The candidate search's check (:meth:`SolveParams.check`, Ctrl-C and the deadline)
+    that also raises :class:`_SearchShare` after ``steps`` calls (None: no count) or
+    ``seconds`` of wall time."""
+    calls = 0
+    until = time.perf_counter() + seconds
+
+    def check() -> None:
+        nonlocal calls
+        params.check()
+        calls += 1
+        if (steps is not None and calls > steps) or time.perf_counter() > until:
+            raise _SearchShare
+
+    return check
 
 
 def candidates_listed(position: Position, horizon: int, params: SolveParams,
-              progress: Progress | None) -> tuple[list[Turn], Geometry]:
+                      progress: Progress | None) -> tuple[list[Turn], Geometry | None]:
     """The engine's first line and the geometry (:func:`candidates_in_time`): every
     candidate when their search ends within :data:`FULL_SEARCH_STEPS` a second of the
-    time left (always without a time limit, or below :data:`LISTED_TURNS` turns), else
-    only those of at most :data:`LISTED_BOUNDARY` boundary cells."""
+    time left and :data:`FULL_SEARCH_WALL` of it (always without a time limit, or below
+    :data:`LISTED_TURNS` turns), else only those of at most :data:`LISTED_BOUNDARY`
+    boundary cells; no geometry (None) when even that search is not done
+    :data:`~solver.terra_nova.relaxed_bounds.EXIT_SECONDS` before the deadline."""
     left = seconds_left(params)
     if horizon < LISTED_TURNS or left is None:
         return candidates_in_time(position, horizon, params, progress)
-    budget = FULL_SEARCH_STEPS * left
-    steps = 0
-
-    def check() -> None:
-        nonlocal steps
-        params.check()
-        steps += 1
-        if steps > budget:
-            raise _SearchShare
-
+    full = _budget(params, FULL_SEARCH_STEPS * left, FULL_SEARCH_WALL * left)
     try:
-        return candidates_in_time(position, horizon, params, progress, check=check)
+        return candidates_in_time(position, horizon, params, progress, check=full)
     except _SearchShare:
         note(progress, f"too many candidate regions: listing those of at most "
                        f"{LISTED_BOUNDARY} boundary cells")
+    left = seconds_left(params) or 0.0
+    try:
         return candidates_in_time(position, horizon, params, progress,
+                                  check=_budget(params, None, left - EXIT_SECONDS),
                                   largest=LISTED_BOUNDARY)
+    except _SearchShare:
+        note(progress, "no time left to list the candidate regions")
+        return first_line(position, horizon, params), None
 
 
 def _first_only(position: Position, first: list[Turn], start: float,
