@@ -237,6 +237,9 @@ class DeepSearch(ClosingPath):
         """Whether the next round is lazy (its :attr:`keep` set here, not by size)."""
         self.rounds: list[Round] = []
         """The rounds played so far."""
+        self.ever = most_points_ever(position)
+        """A bound on every line that needs no solve
+        (:func:`~solver.terra_nova.model.geometry.most_points_ever`)."""
 
     def run(self) -> Answer:
         """The closing's answer: the best line of the rounds, with its bound."""
@@ -289,14 +292,13 @@ class DeepSearch(ClosingPath):
         """:attr:`best` after a round: its answer when proven or better, the bound the
         smallest proven so far."""
         best = self.best
-        bounds = [b for b in (self.relaxed, result.bound, None if best is None else best.bound)
-                  if b is not None]
+        # the most the areas of the player's pieces can score bounds every line too: below
+        # the others when the relaxation had little time (its bound the LP's or none)
+        bounds = [b for b in (self.relaxed, result.bound, None if best is None else best.bound,
+                              self.ever) if b is not None]
         if best is None or result.proven or _rank(result.answer) > _rank(best):
             best = result.answer
-        # without a proven one (the relaxation not done in time, the round not proven)
-        # the most the areas of the player's pieces can score still bounds every line
-        best.bound = min(bounds) if bounds else max(most_points_ever(self.position),
-                                                    best.value)
+        best.bound = min(bounds)
         if best.bound is not None and best.bound < best.value:
             raise EngineDisagreement(f"the relaxed bound {best.bound} is below a line of "
                                      f"{best.value} points")
@@ -463,8 +465,9 @@ def candidates_listed(position: Position, horizon: int, params: SolveParams,
 
 def _first_only(position: Position, first: list[Turn], start: float,
                 bound: int | None) -> Answer:
-    """No CP-SAT line in time: the engine's first legal line, with the relaxed bound (or,
-    without one, :func:`~solver.terra_nova.model.geometry.most_points_ever`)."""
+    """No CP-SAT line in time: the engine's first legal line, with the relaxed bound or
+    :func:`~solver.terra_nova.model.geometry.most_points_ever`, whichever is lower."""
     answer = time_up(position, "max-points", first, start, time.perf_counter() - start)
-    answer.bound = max(most_points_ever(position) if bound is None else bound, answer.value)
+    ever = most_points_ever(position)
+    answer.bound = max(ever if bound is None else min(bound, ever), answer.value)
     return answer
