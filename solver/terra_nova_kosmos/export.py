@@ -67,8 +67,8 @@ def puzzle_model(position: Position, case: Case, params: SolveParams) -> PuzzleM
             result = solve.replayed(position, line, predicted_rounds(built, solver), optimal,
                                     lastrounds.evaluate)
             return Replayed(result.key, _texts(position, line))
-        return PuzzleModel(built.model, solve.settings(), solve.SEARCH_WORKERS,
-                           "last two rounds", GOALS["last-rounds"],
+        return PuzzleModel(built.model, {**solve.settings(), **solve.ROUNDS_SETTINGS},
+                           solve.SEARCH_WORKERS, "last two rounds", GOALS["last-rounds"],
                            built.lr.objective.weights, ANSWER, replay_rounds)
     lr = solve.last_round_model(position, params)
 

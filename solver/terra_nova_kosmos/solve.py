@@ -18,7 +18,7 @@ names the solve of each puzzle kind.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,6 +67,14 @@ SAT_INPROCESSING = False
 thousand conflicts; the clause vivification, probing and subsumption between restarts
 cost far more than they save there (benchmarks/EXPERIMENTS.md, Terra Nova (KOSMOS),
 "The full map: horizon, reach and parameters")."""
+
+ROUNDS_SETTINGS: dict[str, int | bool] = {"presolve_substitution_level": 0}
+"""CP-SAT parameters the last-rounds model adds to :func:`settings`: no substitution
+in presolve. The model scores its round tiles, town tiles, shipping track and pass
+pieces through bounded totals (what a round can pay for, each tile once, the supply);
+presolve's objective expansion would put the literals they sum back into the
+objective, whose bound would again count every hex every step might touch
+(benchmarks/EXPERIMENTS.md, Terra Nova (KOSMOS), "Last-rounds model")."""
 
 SEARCH_WORKERS = 1
 """KOSMOS models solve on one CP-SAT worker, whatever ``--workers`` asks.
@@ -136,15 +144,18 @@ def replayed(position: Position, line: list[Turn], claim: Predicted, optimal: bo
 
 
 def _run(model: Any, objective: Lexicographic, params: SolveParams,
-         progress: Progress | None) -> tuple[Any, Any]:
-    """Solve a KOSMOS model with :func:`settings`, reporting the objective's first goal;
-    EngineDisagreement when it has no line (passing at once is always legal)."""
+         progress: Progress | None, more: Mapping[str, int | bool] | None = None
+         ) -> tuple[Any, Any]:
+    """Solve a KOSMOS model with :func:`settings` (and the model's ``more``), reporting
+    the objective's first goal; EngineDisagreement when it has no line (passing at once
+    is always legal)."""
     def report(obj: float, best: float, wall: float) -> None:
         if progress:
             progress(f"best found: value {objective.leading(obj)} "
                      f"(bound {objective.leading(best)}) after {wall:.1f}s")
 
-    params = params.with_settings(**settings()).with_workers_at_most(SEARCH_WORKERS)
+    params = params.with_settings(**settings(), **(more or {})).with_workers_at_most(
+        SEARCH_WORKERS)
     solver, result = solve(model, params, progress=report)
     if result.status == "infeasible":
         raise EngineDisagreement("the model has no line, yet passing at once is legal")
@@ -309,7 +320,8 @@ def solve_last_rounds(position: Position, params: SolveParams | None = None, *,
     built = last_rounds_model(position, params, hint)
     build = time.perf_counter() - start
     horizon = sum(len(r.steps) for r in built.rounds)
-    solver, result = _run(built.model, built.lr.objective, params, progress)
+    solver, result = _run(built.model, built.lr.objective, params, progress,
+                          ROUNDS_SETTINGS)
     if not result.feasible:
         line = passing_at_once(position)
         replay = lastrounds.evaluate(position, line)

@@ -143,7 +143,7 @@ class _BestRoundBuilder(Builder):
             m.add(three == bowls[2])
             m.add_division_equality(closing, three, DRUID_TRIPLE[0])
         points = m.new_int_var(0, BIG, "points")
-        m.add(points == sum(self.vp_terms) + self.pass_points(end)
+        m.add(points == sum(self.vp_terms) + self.pass_points(end) + self.kept_points()
               + DRUID_TRIPLE[1] * closing)
         top = self.mmax + POWER_TOKENS
         leftover = m.new_int_var(0, top, "leftover")

@@ -122,7 +122,9 @@ class Core:
         self.town_count: list[Num] = []
         """Per step: the number of towns it founds."""
         self.vp_terms: list[Num] = []
-        """Per step: the VP it scores."""
+        """Per step: the VP it scores (and per round its round tile's)."""
+        self.round_units: list[Num] = []
+        """Per step of the round being built: the units its round tile scores."""
         self.events: list[tuple[int, Lit, list[Lit]]] = []
         """(node, literal, bridges before) of every house built or upgrade: others gain
         power ([D24])."""

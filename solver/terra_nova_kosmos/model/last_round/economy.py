@@ -21,9 +21,17 @@ from solver.terra_nova_kosmos.rules import (
     PA_MONEY,
     POWER_ACTIONS,
     POWER_TOKENS,
-    ROUND_TILES,
     TOWN_TILES,
 )
+
+STEP_UNITS = {"r-house2": 1, "r-kontor3": 1, "r-palace5": 1, "r-spade2": 9}
+"""The most units of a round tile one turn scores: one house (the action kinds
+exclude each other; an edge house only with the palace), one Kontor, one palace,
+and the spades the model lets a turn pay (four), leave unpaid (four) and take free
+(one)."""
+STEP_SHIPPING = 2
+"""The most track spaces one turn moves: an action (or the Seebären palace's) and
+``tship``."""
 
 
 class Economy(Core):
@@ -38,14 +46,15 @@ class Economy(Core):
     def shipping(self, t: int, step: Step, prev: State, nxt: State) -> None:
         """Shipping by action, ``pa-ship``, the Seebären left palace or town tile
         ``tship`` ([D14]: an action not at the track end; ``tship`` there moves
-        nothing); the track's VP for every space reached."""
+        nothing). The track's VP are scored once, for the spaces between the first
+        state and the last (:meth:`~.ending.Ending.track_points`)."""
         m, k = self.m, step.kind
         top = self.at_least(prev, self.max_ship)
         moves = live([k["ship"], k["pa-ship"], step.pl_ship])
         for x in moves:
             self.clause([negate(top)], [x])
         tship = step.tiles.get("tship", False)
-        step.ship_vp, step.ship_steps = 0, 0
+        step.ship_steps = 0
         if not moves and tship is False:
             nxt.ship, nxt.ship_at_least = prev.ship, dict(prev.ship_at_least)
             return
@@ -56,17 +65,7 @@ class Economy(Core):
         nxt.ship = ship
         nxt.ship_at_least = {h: self.reify_ge(ship, h, f"shipge_{t}_{h}")
                              for h in range(lo + 1, self.max_ship + 1)}
-        cumulative = [0] * (lo + 1)
-        for h in range(lo + 1, self.max_ship + 1):
-            cumulative.append(cumulative[-1] + self.faction.shipping_vp[h - 1])
-        now = m.new_int_var(0, cumulative[-1], f"shipcum_{t}")
-        m.add_element(ship, cumulative, now)
-        if isinstance(prev.ship, int):
-            before: Num = cumulative[prev.ship]
-        else:
-            before = m.new_int_var(0, cumulative[-1], f"shipcum0_{t}")
-            m.add_element(prev.ship, cumulative, before)
-        step.ship_vp, step.ship_steps = now - before, ship - prev.ship
+        step.ship_steps = ship - prev.ship
 
     def resources(self, t: int, step: Step, prev: State, nxt: State, cost: Num,
                   spades: Num) -> None:
@@ -138,7 +137,10 @@ class Economy(Core):
         return self.coins * self.lin([step.kind["pass"]])
 
     def step_points(self, t: int, step: Step, prev: State, spades: Num) -> None:
-        """VP during the step: round tile, shipping track, towns, palaces."""
+        """VP during the step: Druiden triples, towns, palaces; the round tile's units
+        go to :attr:`round_units` (scored per round by
+        :meth:`~.ending.Ending.round_tile_points`), the shipping track and the town
+        tiles once at the end (:meth:`~.ending.Ending.kept_points`)."""
         k = step.kind
         houses = self.lin(list(step.house.values()))
         kontor_up = self.lin([k["upgrade-k"], k["inv-kontor"], k["free-kontor"]])
@@ -146,10 +148,9 @@ class Economy(Core):
         towns = self.town_count[-1] if self.town_count else 0
         units = {"r-house2": houses, "r-kontor3": kontor_up, "r-palace5": palace_up,
                  "r-town5": towns, "r-ship2": step.ship_steps, "r-spade2": spades}
-        vp = step.ship_vp + DRUID_TRIPLE[1] * step.triples
+        vp = DRUID_TRIPLE[1] * step.triples
         if self.tile in units:
-            vp = vp + ROUND_TILES[self.tile] * units[self.tile]
-        vp = vp + sum(TOWN_TILES[x].vp * v for x, v in step.tiles.items())
+            self.round_units.append(self.step_units(self.tile, units[self.tile], t))
         if self.fid == "flaschengeister":
             vp = vp + FLASCHENGEISTER_TOWN_VP * towns
         if self.fid == "erfinderinnen":
@@ -166,6 +167,20 @@ class Economy(Core):
                 if up is not False:
                     self.upgrades.append(up)
                     self.events.append((i, up, prev.bridge))
+
+    def step_units(self, tile: str, units: Num, t: int) -> Num:
+        """The units of round tile ``tile`` step ``t`` scores, as a variable bounded by
+        what one turn can do (:data:`STEP_UNITS`; a town per town tile, the track's
+        spaces left): the objective's bound then counts a turn's points, not every hex
+        it might touch."""
+        if isinstance(units, int):
+            return units
+        top = {"r-town5": len(self.player.town_tiles),
+               "r-ship2": min(STEP_SHIPPING, self.max_ship - self.player.shipping)}.get(
+            tile, STEP_UNITS.get(tile, 0))
+        v = self.m.new_int_var(0, top, f"units_{t}")
+        self.m.add(v == units)
+        return v
 
     def and_sum(self, lits: dict[int, Lit], cond: Lit, name: str) -> Lit:
         """``cond AND (some of lits)`` (the lits are exclusive)."""

@@ -23,13 +23,31 @@ from solver.terra_nova_kosmos.rules import (
     AREA_POINTS,
     BONUS_TILES,
     BRIDGES,
+    FELINE_KONTOR_COST_NEIGHBOUR,
     GOLEMS_PASS_VP,
+    HOUSE_COST,
+    HOUSES,
+    INV_KONTOR_POWER,
+    KOBOLDE_PALACE_POWER,
+    KOBOLDE_POWER_PER_SPADE,
     KONTORE,
     MONEY_PER_VP,
+    PALACES,
     POWER_ACTIONS,
     POWER_TOKENS,
+    ROUND_TILES,
+    SPADE_COST,
     TOWN_MIN_BUILDINGS,
+    TOWN_TILES,
 )
+
+BUILDINGS = HOUSES + KONTORE + PALACES
+"""The most buildings P can have on the map (the supply)."""
+
+FREE_SPADES = 7
+"""The most spades one round can bring without money: ``b-spade``, ``pa-spade1`` and
+``feen-spade`` one each, ``pa-spade2`` at most four (the model's bound on the spades
+it leaves unpaid)."""
 
 
 def _area_table(sizes: list[int], top: int, players: int) -> tuple[list[int], list[int]]:
@@ -85,6 +103,67 @@ class Ending(Core):
             # implied: towns are disjoint sets of ≥ 4 buildings
             old = sum(1 for x in self.states[0].town if x)
             m.add(TOWN_MIN_BUILDINGS * towns <= self.lin(end.built) - old)
+        self.round_tile_points()
+
+    def round_tile_points(self) -> None:
+        """The round tile's VP of the round's steps (:attr:`round_units`) as one term,
+        its units bounded by what the round can pay for (:meth:`round_unit_cap`)."""
+        units, self.round_units = self.round_units, []
+        if self.tile not in ROUND_TILES or not units:
+            return
+        total = self.m.new_int_var(0, self.round_unit_cap(self.tile), "round_units")
+        self.m.add(total == sum(units))
+        self.vp_terms.append(ROUND_TILES[self.tile] * total)
+
+    def round_unit_cap(self, tile: str) -> int:
+        """A sound bound on the units round tile ``tile`` scores in one round: every
+        house but the free ones (``lake-house``, the Ifrit edge house) costs
+        ``HOUSE_COST``, every spade but the free ones (``b-spade``, ``pa-spade1``,
+        ``feen-spade``, ``pa-spade2``'s at most four) ``SPADE_COST`` (Kobolde: less
+        the power it brings), every Kontor but ``free-kontor`` at least
+        ``FELINE_KONTOR_COST_NEIGHBOUR`` (``inv-kontor``: 6 power), out of what P can
+        spend (:meth:`~.core.Core.spendable`); palaces, towns (one per town tile) and
+        track spaces by what is left of them."""
+        spend = self.spendable()
+        if tile == "r-house2":
+            return 2 + spend // HOUSE_COST
+        if tile == "r-spade2":
+            kobolde = self.fid == "kobolde"
+            if kobolde:
+                spend += KOBOLDE_PALACE_POWER + KOBOLDE_POWER_PER_SPADE * FREE_SPADES
+            net = SPADE_COST - (KOBOLDE_POWER_PER_SPADE if kobolde else 0)
+            return FREE_SPADES + spend // net
+        if tile == "r-kontor3":
+            return 1 + spend // min(FELINE_KONTOR_COST_NEIGHBOUR, INV_KONTOR_POWER)
+        if tile == "r-palace5":
+            return PALACES - self.p.count(self.me, "palace")
+        if tile == "r-town5":
+            return len(self.player.town_tiles)
+        return max(0, self.max_ship - self.player.shipping)
+
+    def kept_points(self) -> Num:
+        """VP scored once over all the steps: the shipping track's spaces between the
+        first state and the last, and the town tiles taken (each at most once:
+        a player holds one of each)."""
+        m = self.m
+        lo, top = self.player.shipping, self.max_ship
+        cumulative = [0] * (lo + 1)
+        for h in range(lo + 1, top + 1):
+            cumulative.append(cumulative[-1] + self.faction.shipping_vp[h - 1])
+        ship = self.states[-1].ship
+        if isinstance(ship, int):
+            vp: Num = cumulative[ship]
+        else:
+            track = m.new_int_var(0, cumulative[-1], "track_vp")
+            m.add_element(ship, cumulative, track)
+            vp = track
+        for tile in TOWN_TILES:
+            lits = [s.tiles[tile] for s in self.steps if tile in s.tiles]
+            if lits:
+                taken = self.bool(f"tile_taken_{tile}")
+                m.add(taken == sum(lits))
+                vp = vp + TOWN_TILES[tile].vp * taken
+        return vp
 
     def passed_bowls(self, end: State) -> Bowls:
         """P's bowls after the pass: the Druiden left palace's 2 power per settlement."""
@@ -99,7 +178,7 @@ class Ending(Core):
         m = self.m
         self.round_limits()
         end = self.states[-1]
-        mine = sum(self.vp_terms) + self.pass_points(end)
+        mine = sum(self.vp_terms) + self.pass_points(end) + self.kept_points()
         bowls = self.passed_bowls(end)
         mine = mine + self.money_points(end.money, bowls[2], self.fid == "druiden", "me")
         size = self.area_group(end)
@@ -121,6 +200,11 @@ class Ending(Core):
                                      for c in others)
         span = (max(table_them) - min(table_them)
                 + len(others) * ((POWER_TOKENS + 2 * self.T) // MONEY_PER_VP + 4))
+        # the others' total as a variable from base up: the objective's bound then
+        # never counts their scores below what they have already
+        others_total = m.new_int_var(base, base + 10 ** 6, "theirs")
+        m.add(others_total == theirs)
+        theirs = others_total
         goal = lexicographic([Goal(value, "max"), Goal(theirs - base, "min", span),
                               Goal(turns, "min", self.T)])
         m.maximize(goal.expr)
@@ -139,8 +223,7 @@ class Ending(Core):
         m = self.m
         bonus = BONUS_TILES[self.player.bonus] if self.player.bonus else None
         vp: Num = 0
-        per = {"house": self.lin(end.house), "kontor": self.lin(end.kontor),
-               "palace": self.lin(end.palace), "shipping": self.pass_shipping(end)}
+        per = {**self.pieces(end), "shipping": self.pass_shipping(end)}
         if bonus and bonus.pass_per:
             vp = vp + bonus.pass_vp * per[bonus.pass_per]
         if self.fid == "golems":
@@ -151,11 +234,22 @@ class Ending(Core):
         if self.fid == "feline" and possible(end.right):
             inland = self.lin([b for i, b in enumerate(end.built)
                                if self.g.nodes[i] not in self.p.board.river_adjacent])
-            vp = vp + gated(m, end.right, inland, self.g.size, "feline_pass")
+            vp = vp + gated(m, end.right, inland, BUILDINGS, "feline_pass")
         if self.fid == "ifrit" and possible(end.right):
-            vp = vp + gated(m, end.right, self.edge_settlements(end), self.g.size,
+            vp = vp + gated(m, end.right, self.edge_settlements(end), BUILDINGS,
                             "ifrit_pass")
         return vp
+
+    def pieces(self, end: State) -> dict[str, Num]:
+        """P's houses, Kontore and palaces in ``end``, each a variable bounded by its
+        supply (the objective's bound then counts pieces P can have, not hexes)."""
+        out: dict[str, Num] = {}
+        for kind, lits, top in (("house", end.house, HOUSES), ("kontor", end.kontor, KONTORE),
+                                ("palace", end.palace, PALACES)):
+            v = self.m.new_int_var(0, top, f"pieces_{kind}_{len(self.vp_terms)}")
+            self.m.add(v == self.lin(lits))
+            out[kind] = v
+        return out
 
     def pass_shipping(self, end: State) -> Num:
         """The track value when P passes: a Seebären river town after the pass may still

@@ -57,8 +57,6 @@ class Step:
     bridge: dict[int, Lit] = field(default_factory=dict)
     found: dict[int, Lit] = field(default_factory=dict)
     tiles: dict[str, Lit] = field(default_factory=dict)
-    ship_vp: Num = 0
-    """VP of the shipping track spaces the step reaches."""
     ship_steps: Num = 0
     """Shipping track spaces the step moves."""
 

@@ -31,10 +31,12 @@ from solver.terra_nova_kosmos.rules import (
     BRIDGES,
     DRUID_TRIPLE,
     FEEN_INCOME_POWER,
+    HOUSES,
     IFRIT_POWER_REBATE,
     KONTORE,
     MONEY_PER_VP,
     PA_MONEY,
+    PALACES,
     POWER_ACTIONS,
     POWER_TOKENS,
     ROUNDS,
@@ -366,9 +368,8 @@ class RoundsBuilder(Builder):
         self.player = replace(held, bonus=None)
         vp = super().pass_points(end)
         self.player = held
-        per = {"house": self.lin(end.house), "kontor": self.lin(end.kontor),
-               "palace": self.lin(end.palace), "shipping": self.pass_shipping(end)}
-        tops = {"house": self.g.size, "kontor": KONTORE, "palace": 2,
+        per = {**self.pieces(end), "shipping": self.pass_shipping(end)}
+        tops = {"house": HOUSES, "kontor": KONTORE, "palace": PALACES,
                 "shipping": self.max_ship}
         for tile, lit in sorted(self.taken.items()):
             bonus = BONUS_TILES[tile]
