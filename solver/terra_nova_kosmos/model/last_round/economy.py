@@ -47,7 +47,7 @@ class Economy(Core):
         """Shipping by action, ``pa-ship``, the Seebären left palace or town tile
         ``tship`` ([D14]: an action not at the track end; ``tship`` there moves
         nothing). The track's VP are scored once, for the spaces between the first
-        state and the last (:meth:`~.ending.Ending.track_points`)."""
+        state and the last (:meth:`~.ending.Ending.kept_points`)."""
         m, k = self.m, step.kind
         top = self.at_least(prev, self.max_ship)
         moves = live([k["ship"], k["pa-ship"], step.pl_ship])
