@@ -122,11 +122,15 @@ class Ending(Core):
         ``feen-spade``, ``pa-spade2``'s at most four) ``SPADE_COST`` (Kobolde: less
         the power it brings), every Kontor but ``free-kontor`` at least
         ``FELINE_KONTOR_COST_NEIGHBOUR`` (``inv-kontor``: 6 power), out of what P can
-        spend (:meth:`~.core.Core.spendable`); palaces, towns (one per town tile) and
-        track spaces by what is left of them."""
-        spend = self.spendable()
+        spend in the round (:meth:`round_budget`); houses and Kontore also by the
+        supply (a Kontor upgrade returns a house, a palace a Kontor), palaces, towns
+        (one per town tile) and track spaces by what is left of them."""
+        spend = self.round_budget()
+        palaces = PALACES - self.p.count(self.me, "palace")
+        kontore = KONTORE - self.p.count(self.me, "kontor") + palaces
         if tile == "r-house2":
-            return 2 + spend // HOUSE_COST
+            houses = HOUSES - self.p.count(self.me, "house") + kontore
+            return min(houses, 2 + spend // HOUSE_COST)
         if tile == "r-spade2":
             kobolde = self.fid == "kobolde"
             if kobolde:
@@ -134,12 +138,19 @@ class Ending(Core):
             net = SPADE_COST - (KOBOLDE_POWER_PER_SPADE if kobolde else 0)
             return FREE_SPADES + spend // net
         if tile == "r-kontor3":
-            return 1 + spend // min(FELINE_KONTOR_COST_NEIGHBOUR, INV_KONTOR_POWER)
+            return min(kontore,
+                       1 + spend // min(FELINE_KONTOR_COST_NEIGHBOUR, INV_KONTOR_POWER))
         if tile == "r-palace5":
-            return PALACES - self.p.count(self.me, "palace")
+            return palaces
         if tile == "r-town5":
             return len(self.player.town_tiles)
         return max(0, self.max_ship - self.player.shipping)
+
+    def round_budget(self) -> int:
+        """A bound on the money + power the round being built can spend: what the
+        model's steps can (:meth:`~.core.Core.spendable`; a model of several rounds
+        overrides it)."""
+        return self.spendable()
 
     def kept_points(self) -> Num:
         """VP scored once over all the steps: the shipping track's spaces between the

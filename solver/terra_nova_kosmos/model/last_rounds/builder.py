@@ -151,6 +151,13 @@ class RoundsBuilder(Builder):
         size = self.p.grid.size
         return reserves(self.p, size, size + 1).units(self.p)
 
+    def round_budget(self) -> int:
+        """Round 4 spends what it has and gains in it (:func:`..scope.spend_units`, as
+        its horizon counts it), round 5 at most what both rounds can."""
+        if self.number < ROUNDS:
+            return spend_units(self.p, self.g.size - self.g.own)
+        return self.reserve.units(self.p)
+
     def edge_hexes(self) -> list[int]:
         """Hexes P may build on without range (as the last-round builder finds them)."""
         p = self.p
