@@ -14,9 +14,7 @@ rest relaxation requires one of them, and rows left out only weaken the LP.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
-
-import numpy as np
+from collections.abc import Callable, Sequence
 
 from solver.terra_nova.model.geometry import Geometry
 
@@ -24,7 +22,7 @@ MOST_PAIRS = 150_000_000
 """The most candidate pairs (summed over the cells: the square of the scoring candidates
 each walls) :func:`wall_cliques` compares; with more (4+ turns: a hundred thousand
 candidates and more) it gives none, as comparing them would take longer than the rows
-gain (3 turns on a full board: up to about 140 million, a few CPU seconds)."""
+gain (3 turns on a full board: up to about 140 million, under a CPU second)."""
 
 _found: weakref.WeakKeyDictionary[Geometry, dict[int, list[list[int]]]] = (
     weakref.WeakKeyDictionary())
@@ -47,42 +45,69 @@ def wall_cliques(geo: Geometry, weight: Callable[[int], int],
                 walled.setdefault(b, []).append(i)
     found: dict[int, list[list[int]]] = {}
     if sum(len(members) ** 2 for members in walled.values()) <= MOST_PAIRS:
-        walls = np.zeros((len(geo.candidates), geo.n), dtype=np.float32)
-        cells = np.zeros_like(walls)
-        for i, cand in enumerate(geo.candidates):
-            walls[i, list(cand.boundary)] = 1
-            cells[i, list(cand.cells)] = 1
         for b in sorted(walled):
             if check is not None:
                 check()
             members = sorted(walled[b], key=lambda i: (-weights[i], i))
             found[b] = [[members[row] for row in clique]
-                        for clique in _split(walls[members], cells[members],
+                        for clique in _split([geo.candidates[i].boundary for i in members],
+                                             [geo.candidates[i].cells for i in members],
                                              geo.max_stones)]
     _found[geo] = found
     return found
 
 
-def _split(walls: np.ndarray, cells: np.ndarray, max_stones: int) -> list[list[int]]:
-    """The rows (candidates as boundary and cell indicator rows) split greedily, in
-    order, into pairwise clashing sets: each joins the first set it clashes with
-    wholly."""
-    walls, cells = walls[:, walls.any(axis=0)], cells[:, cells.any(axis=0)]
-    size = walls.sum(axis=1)
-    union = size[:, None] + size[None, :] - walls @ walls.T
-    clash = (union > max_stones + 0.5) | (cells @ cells.T > 0.5)
-    # per set, as bits: the rows that clash with each of its members so far
-    bits = [int.from_bytes(np.packbits(row, bitorder="little").tobytes(), "little")
-            for row in clash]
+def _split(walls: Sequence[Sequence[int]], cells: Sequence[Sequence[int]],
+           max_stones: int) -> list[list[int]]:
+    """The rows (candidates as their boundary and cells) split greedily, in order, into
+    pairwise clashing sets: each joins the first set it clashes with wholly.
+
+    Sets of rows are bitsets (Python ints, bit ``r`` for row ``r``): per cell, the rows
+    holding it inside and on their boundary. Row ``r`` clashes with the rows holding one
+    of its cells, and with the rows ``j`` of each boundary size ``s`` sharing fewer than
+    ``|B_r| + s - max_stones`` of its boundary cells (so their union is larger), counted
+    for all rows at once, bit by bit, from the rows holding each of its boundary cells."""
+    inside: dict[int, int] = {}
+    around: dict[int, int] = {}
+    sized: dict[int, int] = {}
+    for row, (wall, room) in enumerate(zip(walls, cells, strict=True)):
+        bit = 1 << row
+        for c in room:
+            inside[c] = inside.get(c, 0) | bit
+        for c in wall:
+            around[c] = around.get(c, 0) | bit
+        sized[len(wall)] = sized.get(len(wall), 0) | bit
     sets: list[list[int]] = []
     fits: list[int] = []
-    for row, clashes in enumerate(bits):
+    for row, (wall, room) in enumerate(zip(walls, cells, strict=True)):
         for k, fit in enumerate(fits):
             if fit >> row & 1:
                 sets[k].append(row)
-                fits[k] = fit & clashes
+                fits[k] = fit & _clashes(wall, room, inside, around, sized, max_stones)
                 break
         else:
             sets.append([row])
-            fits.append(clashes)
+            fits.append(_clashes(wall, room, inside, around, sized, max_stones))
     return sets
+
+
+def _clashes(wall: Sequence[int], room: Sequence[int], inside: dict[int, int],
+             around: dict[int, int], sized: dict[int, int], max_stones: int) -> int:
+    """The rows (bitset) that clash with the row of boundary ``wall`` and cells ``room``
+    (:func:`_split`'s bitsets)."""
+    out = 0
+    for c in room:
+        out |= inside[c]
+    # at_least[t]: the rows sharing at least t of ``wall``'s cells on their boundary
+    at_least = [-1] + [0] * len(wall)
+    for c in wall:
+        holding = around[c]
+        for t in range(len(wall), 0, -1):
+            at_least[t] |= at_least[t - 1] & holding
+    for size, rows in sized.items():
+        need = len(wall) + size - max_stones  # sharing fewer: the union is too large
+        if need > len(wall):
+            out |= rows
+        elif need > 0:
+            out |= rows & ~at_least[need]
+    return out
