@@ -125,6 +125,8 @@ class Core:
         """Per step: the VP it scores (and per round its round tile's)."""
         self.round_units: list[Num] = []
         """Per step of the round being built: the units its round tile scores."""
+        self.round_total: Num = 0
+        """The units the round tile of the last round built scores (its total)."""
         self.events: list[tuple[int, Lit, list[Lit]]] = []
         """(node, literal, bridges before) of every house built or upgrade: others gain
         power ([D24])."""

@@ -114,6 +114,7 @@ class Ending(Core):
         total = self.m.new_int_var(0, self.round_unit_cap(self.tile), "round_units")
         self.m.add(total == sum(units))
         self.vp_terms.append(ROUND_TILES[self.tile] * total)
+        self.round_total = total
 
     def round_unit_cap(self, tile: str) -> int:
         """A sound bound on the units round tile ``tile`` scores in one round: every
@@ -145,6 +146,12 @@ class Ending(Core):
         if tile == "r-town5":
             return len(self.player.town_tiles)
         return max(0, self.max_ship - self.player.shipping)
+
+    def held_points(self, money: Num) -> Num:
+        """The VP of P's money at the end (``money``) as the objective counts them (a
+        model of several rounds bounds them together with what its last round's tile
+        pays for)."""
+        return money
 
     def round_budget(self) -> int:
         """A bound on the money + power the round being built can spend: what the
@@ -191,7 +198,8 @@ class Ending(Core):
         end = self.states[-1]
         mine = sum(self.vp_terms) + self.pass_points(end) + self.kept_points()
         bowls = self.passed_bowls(end)
-        mine = mine + self.money_points(end.money, bowls[2], self.fid == "druiden", "me")
+        mine = mine + self.held_points(self.money_points(end.money, bowls[2],
+                                                         self.fid == "druiden", "me"))
         size = self.area_group(end)
         others = [c for c in self.p.colours if c != self.me]
         sizes = [_largest_group(self.p, c, self.p.player(c).shipping) for c in others]
