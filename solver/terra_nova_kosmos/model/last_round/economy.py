@@ -137,10 +137,10 @@ class Economy(Core):
         return self.coins * self.lin([step.kind["pass"]])
 
     def step_points(self, t: int, step: Step, prev: State, spades: Num) -> None:
-        """VP during the step: Druiden triples, towns, palaces; the round tile's units
-        go to :attr:`round_units` (scored per round by
-        :meth:`~.ending.Ending.round_tile_points`), the shipping track and the town
-        tiles once at the end (:meth:`~.ending.Ending.kept_points`)."""
+        """VP during the step: towns, palaces; the round tile's units go to
+        :attr:`round_units` (scored per round by
+        :meth:`~.ending.Ending.round_tile_points`), the shipping track, the town tiles
+        and the Druiden triples once at the end (:meth:`~.ending.Ending.kept_points`)."""
         k = step.kind
         houses = self.lin(list(step.house.values()))
         kontor_up = self.lin([k["upgrade-k"], k["inv-kontor"], k["free-kontor"]])
@@ -148,7 +148,7 @@ class Economy(Core):
         towns = self.town_count[-1] if self.town_count else 0
         units = {"r-house2": houses, "r-kontor3": kontor_up, "r-palace5": palace_up,
                  "r-town5": towns, "r-ship2": step.ship_steps, "r-spade2": spades}
-        vp = DRUID_TRIPLE[1] * step.triples
+        vp: Num = 0
         if self.tile in units:
             self.round_units.append(self.step_units(self.tile, units[self.tile], t))
         if self.fid == "flaschengeister":

@@ -18,11 +18,13 @@ from solver.terra_nova_kosmos.model.last_round.parts import (
     Num,
     State,
 )
+from solver.terra_nova_kosmos.model.scope import bowl_three_inflow
 from solver.terra_nova_kosmos.position import Position
 from solver.terra_nova_kosmos.rules import (
     AREA_POINTS,
     BONUS_TILES,
     BRIDGES,
+    DRUID_TRIPLE,
     FELINE_KONTOR_COST_NEIGHBOUR,
     GOLEMS_PASS_VP,
     HOUSE_COST,
@@ -181,7 +183,19 @@ class Ending(Core):
                 taken = self.bool(f"tile_taken_{tile}")
                 m.add(taken == sum(lits))
                 vp = vp + TOWN_TILES[tile].vp * taken
+        triples = [s.triples for s in self.steps if not isinstance(s.triples, int)]
+        if triples:
+            total = m.new_int_var(0, self.bowl_three_total() // DRUID_TRIPLE[0],
+                                  "step_triples")
+            m.add(total == sum(triples))
+            vp = vp + DRUID_TRIPLE[1] * total
         return vp
+
+    def bowl_three_total(self) -> int:
+        """A bound on the power that can pass through bowl III over the model's steps:
+        what is there and what can still move in (:func:`..scope.bowl_three_inflow`;
+        a model of several rounds overrides it). Each Druiden triple takes three."""
+        return self.player.power[2] + bowl_three_inflow(self.p, self.g.size - self.g.own)
 
     def passed_bowls(self, end: State) -> Bowls:
         """P's bowls after the pass: the Druiden left palace's 2 power per settlement."""

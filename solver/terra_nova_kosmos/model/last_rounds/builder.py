@@ -168,6 +168,12 @@ class RoundsBuilder(Builder):
             return spend_units(self.p, self.g.size - self.g.own)
         return self.reserve.units(self.p)
 
+    def bowl_three_total(self) -> int:
+        """Bowl III's power now and all that can reach it over both rounds
+        (:meth:`.scope.Reserves.inflow`: the gains, the incomes, the Druiden first
+        pass)."""
+        return self.player.power[2] + self.reserve.inflow(self.p)
+
     def held_points(self, money: Any) -> Any:
         """Round 5's round-tile VP and the money VP as one total bounded by what both
         rounds can spend (:meth:`.scope.Reserves.units`): what is held at the end and
