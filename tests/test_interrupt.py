@@ -130,3 +130,20 @@ def test_a_stop_request_while_the_solve_is_set_up_still_stops_it(monkeypatch):
     _, result = solve(hard_model(), params)
     assert result.interrupted and not result.optimal
     assert time.monotonic() - start < 3
+
+
+def test_a_stop_while_the_solve_is_set_up_still_stops_it(monkeypatch):
+    """A :class:`~solver.cpsat.harness.Stop` stopped after it admitted the solve but
+    before CP-SAT made its search still stops the search."""
+    stop = harness.Stop()
+    configure = harness._configure
+
+    def configure_then_stop(*args, **kwargs):
+        configure(*args, **kwargs)
+        stop.stop()  # the solve is admitted, its search not made yet: nothing to stop
+
+    monkeypatch.setattr(harness, "_configure", configure_then_stop)
+    start = time.monotonic()
+    _, result = solve(hard_model(), SolveParams(workers=1).started(), stop=stop)
+    assert not result.optimal and not result.interrupted
+    assert time.monotonic() - start < 3

@@ -134,16 +134,18 @@ def _stop_on_ctrl_c(solver: cp_model.CpSolver, params: SolveParams) -> Iterator[
 
 
 def _run(solver: cp_model.CpSolver, model: cp_model.CpModel,
-         callback: cp_model.CpSolverSolutionCallback | None, params: SolveParams) -> Any:
-    """``solver.solve(model, callback)``, stopped by every Ctrl-C that comes after
-    ``params`` began.
+         callback: cp_model.CpSolverSolutionCallback | None,
+         stopping: Callable[[], bool]) -> Any:
+    """``solver.solve(model, callback)``, stopped (keeping its best solution) while
+    ``stopping()`` holds: a Ctrl-C since the command's deadline began, a :class:`Stop`
+    that was stopped.
 
     The solve runs in a helper thread while the calling thread waits in short steps:
 
     * in the main thread, so the handler of :mod:`solver.cpsat.interrupt` runs at once
       (CP-SAT's own catching of Ctrl-C is off, :func:`_configure`): it stops the
       search, keeping the best solution, and records the interruption;
-    * in every thread, so a Ctrl-C is passed on again while the search runs: one that
+    * in every thread, so a stop is passed on again while the search runs: one that
       came while the solve was being set up (before ``CpSolver.solve`` made its search,
       when ``stop_search`` does nothing) would otherwise be lost, and the search would
       run to its end.
@@ -160,7 +162,7 @@ def _run(solver: cp_model.CpSolver, model: cp_model.CpModel,
     helper.start()
     while helper.is_alive():
         helper.join(_STOP_AGAIN)
-        if params.interrupted():
+        if stopping():
             solver.stop_search()
     if "error" in outcome:
         raise outcome["error"]
@@ -190,8 +192,8 @@ class Stop:
     """Ends the solves handed to it (``solve(..., stop=...)``), e.g. when another
     thread's solve has settled the question: :meth:`stop` asks each to stop (it keeps
     its best solution), and a solve handed over afterwards returns at once, unsolved.
-    Safe to call from any thread and again (a solve that was just starting when the
-    first call came is then reached too)."""
+    Safe to call from any thread; a solve that was just starting when it came is stopped
+    as soon as its search exists (:func:`_run` passes the stop on while it runs)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -259,7 +261,8 @@ def solve(
         solver.best_bound_callback = callback.on_bound
     start = time.perf_counter()
     with _stop_on_ctrl_c(solver, params):
-        code = _run(solver, model, callback, params)
+        code = _run(solver, model, callback,
+                    lambda: params.interrupted() or (stop is not None and stop.stopped))
     wall = time.perf_counter() - start
     status = _STATUS.get(code, "unknown")
     has_objective = model.has_objective()
@@ -325,7 +328,7 @@ def _enumerate(model: cp_model.CpModel, params: SolveParams,
     _configure(solver, replace(params, workers=1), model)
     solver.parameters.enumerate_all_solutions = True
     with _stop_on_ctrl_c(solver, params):
-        return _run(solver, model, collector, params)
+        return _run(solver, model, collector, params.interrupted)
 
 
 @dataclass

@@ -322,12 +322,10 @@ class SplitSolve(ClosingPath):
                    threading.Thread(target=self._guarded(self._proof), name="halves (a)")]
         for thread in threads:
             thread.start()
-        try:  # Ctrl-C stops both threads' solves (solver.cpsat.interrupt), their builds check
+        try:  # Ctrl-C and the stop reach both threads' solves (the harness), their builds check
             while any(thread.is_alive() for thread in threads):
                 for thread in threads:
                     thread.join(0.1)
-                if self.stop.stopped or self.params.interrupted():
-                    self.stop.stop()  # reaches a solve that was starting at the first call
         except KeyboardInterrupt:  # a second Ctrl-C: no answer, at once
             self.stop.stop()
             raise
