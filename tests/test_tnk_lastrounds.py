@@ -5,6 +5,7 @@ keys of the file, and ``verify``, ``show`` and ``solve`` on such a file."""
 from __future__ import annotations
 
 import json
+import random
 import time
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
+from solver.cpsat import SolveParams
 from solver.errors import InputError, PuzzleError
 from solver.terra_nova_kosmos.engine import lastrounds, legal
 from solver.terra_nova_kosmos.engine.actions import IllegalTurn
@@ -20,6 +22,9 @@ from solver.terra_nova_kosmos.engine.lastround import replay_to_pass
 from solver.terra_nova_kosmos.fileformat import parse_position, write_position
 from solver.terra_nova_kosmos.notation import format_turn, parse_line
 from solver.terra_nova_kosmos.position import Position, Puzzle
+from solver.terra_nova_kosmos.puzzlegen import random_last_rounds
+from solver.terra_nova_kosmos.rules import ROUNDS
+from solver.terra_nova_kosmos.solve import solve_last_rounds as model_last_rounds
 from tests.support.tnk_positions import make
 
 BOARD = "lBh l.. r.. wRh\n  f.. w.. r.. wRh"
@@ -259,3 +264,16 @@ def test_a_bench_case_counts_the_rounds_it_plans() -> None:
     one = game.bench_horizon(position, Case("x", "terra-nova-kosmos", "last-round"))
     assert one == 1 and game.horizon_text(one) == "1 round"
     assert game.horizon_text(None) == "to the pass"  # runs saved before rounds were kept
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_kobolde_spades_in_round_five_keep_the_exhaustive_optimum(seed):
+    # the bound on round 5's spade-tile VP and the money kept counts the power Kobolde's
+    # spades bring back: without it the bound could cut off the optimum
+    position = random_last_rounds(random.Random(seed), 3, 3, money=6, factions=("kobolde",))
+    tiles = list(position.round_tiles)
+    tiles[ROUNDS - 1] = "r-spade2"
+    position = position.replace(round_tiles=tuple(tiles))
+    best, _ = solve_last_rounds(position, cap=60)
+    answer = model_last_rounds(position, SolveParams(workers=1, seed=0))
+    assert answer.optimal and answer.key == best.key

@@ -3,6 +3,8 @@ scoring and the objective."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from solver.cpsat.connectivity import reached
 from solver.cpsat.constraints import Lit, gated, live, negate, possible
 from solver.cpsat.objectives import Goal, lexicographic
@@ -50,6 +52,19 @@ FREE_SPADES = 7
 """The most spades one round can bring without money: ``b-spade``, ``pa-spade1`` and
 ``feen-spade`` one each, ``pa-spade2`` at most four (the model's bound on the spades
 it leaves unpaid)."""
+
+
+@dataclass(frozen=True)
+class UnitPrice:
+    """What the units of a round tile cost P in one round, at the least (a sound bound
+    on how many a round's spending buys: :meth:`Ending.unit_price`)."""
+
+    free: int
+    """Units a round can get without spending."""
+    cost: int
+    """The least money and power a paid unit costs, net of what it brings back."""
+    returns: int
+    """Money and power the units themselves may bring besides (Kobolde's spades)."""
 
 
 def _area_table(sizes: list[int], top: int, players: int) -> tuple[list[int], list[int]]:
@@ -119,35 +134,45 @@ class Ending(Core):
         self.round_total = total
 
     def round_unit_cap(self, tile: str) -> int:
-        """A sound bound on the units round tile ``tile`` scores in one round: every
-        house but the free ones (``lake-house``, the Ifrit edge house) costs
-        ``HOUSE_COST``, every spade but the free ones (``b-spade``, ``pa-spade1``,
-        ``feen-spade``, ``pa-spade2``'s at most four) ``SPADE_COST`` (Kobolde: less
-        the power it brings), every Kontor but ``free-kontor`` at least
-        ``FELINE_KONTOR_COST_NEIGHBOUR`` (``inv-kontor``: 6 power), out of what P can
-        spend in the round (:meth:`round_budget`); houses and Kontore also by the
+        """A sound bound on the units round tile ``tile`` scores in one round: the paid
+        houses, spades and Kontore out of what P can spend in the round
+        (:meth:`round_budget`, :meth:`unit_price`); houses and Kontore also by the
         supply (a Kontor upgrade returns a house, a palace a Kontor), palaces, towns
         (one per town tile) and track spaces by what is left of them."""
-        spend = self.round_budget()
         palaces = PALACES - self.p.count(self.me, "palace")
         kontore = KONTORE - self.p.count(self.me, "kontor") + palaces
-        if tile == "r-house2":
-            houses = HOUSES - self.p.count(self.me, "house") + kontore
-            return min(houses, 2 + spend // HOUSE_COST)
-        if tile == "r-spade2":
-            kobolde = self.fid == "kobolde"
-            if kobolde:
-                spend += KOBOLDE_PALACE_POWER + KOBOLDE_POWER_PER_SPADE * FREE_SPADES
-            net = SPADE_COST - (KOBOLDE_POWER_PER_SPADE if kobolde else 0)
-            return FREE_SPADES + spend // net
-        if tile == "r-kontor3":
-            return min(kontore,
-                       1 + spend // min(FELINE_KONTOR_COST_NEIGHBOUR, INV_KONTOR_POWER))
+        price = self.unit_price(tile)
+        if price is not None:
+            paid = price.free + (self.round_budget() + price.returns) // price.cost
+            if tile == "r-house2":
+                return min(HOUSES - self.p.count(self.me, "house") + kontore, paid)
+            if tile == "r-kontor3":
+                return min(kontore, paid)
+            return paid
         if tile == "r-palace5":
             return palaces
         if tile == "r-town5":
             return len(self.player.town_tiles)
         return max(0, self.max_ship - self.player.shipping)
+
+    def unit_price(self, tile: str) -> UnitPrice | None:
+        """What the units of round tile ``tile`` cost P in a round, for the tiles whose
+        units are bought (None for the others): every house but the free ones
+        (``lake-house``, the Ifrit edge house) costs ``HOUSE_COST``, every spade but the
+        free ones (``b-spade``, ``pa-spade1``, ``feen-spade``, ``pa-spade2``'s at most
+        four) ``SPADE_COST`` (Kobolde: less the power it brings, and the palace's and
+        the free spades' power come back), every Kontor but ``free-kontor`` at least
+        ``FELINE_KONTOR_COST_NEIGHBOUR`` (``inv-kontor``: ``INV_KONTOR_POWER``)."""
+        if tile == "r-house2":
+            return UnitPrice(2, HOUSE_COST, 0)
+        if tile == "r-spade2":
+            if self.fid == "kobolde":
+                return UnitPrice(FREE_SPADES, SPADE_COST - KOBOLDE_POWER_PER_SPADE,
+                                 KOBOLDE_PALACE_POWER + KOBOLDE_POWER_PER_SPADE * FREE_SPADES)
+            return UnitPrice(FREE_SPADES, SPADE_COST, 0)
+        if tile == "r-kontor3":
+            return UnitPrice(1, min(FELINE_KONTOR_COST_NEIGHBOUR, INV_KONTOR_POWER), 0)
+        return None
 
     def held_points(self, money: Num) -> Num:
         """The VP of P's money at the end (``money``) as the objective counts them (a

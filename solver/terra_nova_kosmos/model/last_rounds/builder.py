@@ -10,7 +10,6 @@ from typing import Any
 from solver.cpsat.constraints import Lit, gated
 from solver.terra_nova_kosmos.model.geometry import build_geometry
 from solver.terra_nova_kosmos.model.last_round import Builder, LastRound, State, Step
-from solver.terra_nova_kosmos.model.last_round.ending import FREE_SPADES
 from solver.terra_nova_kosmos.model.last_round.parts import BRIDGING
 from solver.terra_nova_kosmos.model.last_rounds.scope import (
     Reserves,
@@ -32,8 +31,6 @@ from solver.terra_nova_kosmos.rules import (
     BRIDGES,
     DRUID_TRIPLE,
     FEEN_INCOME_POWER,
-    FELINE_KONTOR_COST_NEIGHBOUR,
-    HOUSE_COST,
     HOUSES,
     IFRIT_POWER_REBATE,
     KONTORE,
@@ -44,14 +41,8 @@ from solver.terra_nova_kosmos.rules import (
     POWER_TOKENS,
     ROUND_TILES,
     ROUNDS,
-    SPADE_COST,
     TOWN_TILES,
 )
-
-UNIT_PRICE = {"r-house2": (HOUSE_COST, 2), "r-spade2": (SPADE_COST, FREE_SPADES),
-              "r-kontor3": (FELINE_KONTOR_COST_NEIGHBOUR, 1)}
-"""Per round tile: the least a paid unit costs and how many a round gets free (as
-:meth:`..last_round.ending.Ending.round_unit_cap` counts them)."""
 
 
 def refusal(position: Position) -> str | None:
@@ -180,15 +171,16 @@ class RoundsBuilder(Builder):
         what round 5's paid units cost come out of it (a building of round 4 brings
         less income than it cost, :func:`.scope.reserves`), so the total is at most
         the free units' VP plus that spending at the better rate of the two, the tile's
-        VP per unit over its cost or a VP per ``MONEY_PER_VP``. Druiden triples and
-        the tiles not bought with money are left as they are."""
-        price = UNIT_PRICE.get(self.tile5 or "")
+        VP per unit over its cost or a VP per ``MONEY_PER_VP`` (:meth:`unit_price`,
+        with what the units bring back). Druiden triples and the tiles not bought with
+        money are left as they are."""
+        price = self.unit_price(self.tile5) if self.tile5 else None
         if price is None or self.fid == "druiden" or isinstance(self.round_total, int):
             return money
-        cost, free = price
         rate = ROUND_TILES[self.tile5]
-        spend = self.reserve.units(self.p)
-        top = rate * free + spend * max(MONEY_PER_VP * rate, cost) // (MONEY_PER_VP * cost)
+        spend = self.reserve.units(self.p) + price.returns
+        top = rate * price.free + (spend * max(MONEY_PER_VP * rate, price.cost)
+                                   // (MONEY_PER_VP * price.cost))
         both = self.m.new_int_var(0, top, "funded_vp")
         self.m.add(both == rate * self.round_total + money)
         return both - rate * self.round_total
